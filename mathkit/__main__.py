@@ -1,0 +1,7 @@
+"""``python -m mathkit`` runs the command line."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,198 @@
+"""The full-cycle win distribution of a ways game, by meeting in the middle.
+
+Each pay entry ``e`` shows ``C[e, r, i]`` matching positions (a wild
+multiplier counting that many) on reel ``r`` stopped at ``i``.  After the
+prefix reels an entry is either dead — its win fixed — or alive with the
+ways product ``W[e]`` so far.  Prefix combinations with equal ``W`` vectors
+are grouped; each group meets every suffix combination once, where an alive
+entry finishes as ``W[e] * G[e, j]`` with ``G`` tabulated once per suffix.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from .cycle import I64_SAFE, JointCounts, _groups, _reduce, _stop_codes, scatter_radix, split_point
+from .errors import ModelError
+from .tables import PayTables, ReelArrays
+
+__all__ = ["joint_counts_ways"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+@nb.njit(cache=True)
+def _ways_prefix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode: IntArray,
+                 pay: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
+    n_entries = cnt.shape[0]
+    n = 1
+    for d in range(k):
+        n *= lens[d]
+    ways = np.zeros((n, n_entries), dtype=np.int64)
+    fixed = np.zeros(n, dtype=np.int64)
+    sc = np.zeros(n, dtype=np.int64)
+    wt = np.empty(n, dtype=np.int64)
+    hashes = np.zeros(n, dtype=np.int64)
+    stops = np.empty(k, dtype=np.int64)
+    for idx in range(n):
+        x = idx
+        w = 1
+        c = 0
+        for d in range(k):
+            stops[d] = x % lens[d]
+            x //= lens[d]
+            w *= weights[d, stops[d]]
+            c += scode[d, stops[d]]
+        wt[idx] = w
+        sc[idx] = c
+        f = 0
+        h = np.uint64(1469598103934665603)
+        any_alive = False
+        for e in range(n_entries):
+            prod = 1
+            run = 0
+            for d in range(k):
+                cc = cnt[e, d, stops[d]]
+                if cc == 0:
+                    break
+                prod *= cc
+                run += 1
+            if run == k:
+                ways[idx, e] = prod
+                any_alive = True
+                h = (h ^ np.uint64(e * 1000003 + prod)) * np.uint64(1099511628211)
+                h ^= h >> np.uint64(29)
+            else:
+                f += pay[e, run] * prod
+        fixed[idx] = f
+        hashes[idx] = np.int64(h >> np.uint64(1)) if any_alive else 0
+    return ways, fixed, sc, wt, hashes
+
+
+@nb.njit(cache=True)
+def _ways_suffix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode: IntArray,
+                 pay: IntArray) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
+    n_entries = cnt.shape[0]
+    n_reels = lens.shape[0]
+    n = 1
+    for d in range(k, n_reels):
+        n *= lens[d]
+    fin = np.zeros((n_entries, n), dtype=np.int64)
+    sc = np.zeros(n, dtype=np.int64)
+    wt = np.empty(n, dtype=np.int64)
+    stops = np.empty(n_reels, dtype=np.int64)
+    for idx in range(n):
+        x = idx
+        w = 1
+        c = 0
+        for d in range(k, n_reels):
+            stops[d] = x % lens[d]
+            x //= lens[d]
+            w *= weights[d, stops[d]]
+            c += scode[d, stops[d]]
+        wt[idx] = w
+        sc[idx] = c
+        for e in range(n_entries):
+            prod = 1
+            run = k
+            for d in range(k, n_reels):
+                cc = cnt[e, d, stops[d]]
+                if cc == 0:
+                    break
+                prod *= cc
+                run += 1
+            fin[e, idx] = pay[e, run] * prod
+    return fin, sc, wt
+
+
+@nb.njit(cache=True)
+def _ways_combine(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray,
+                  fin: IntArray, finmax: IntArray, ssc: IntArray, swt: IntArray, n_codes: int,
+                  size: int) -> IntArray:  # pragma: no cover
+    out = np.zeros(size, dtype=np.int64)
+    n_entries = ways.shape[1]
+    n_s = ssc.shape[0]
+    cap = 1024
+    buf = np.zeros(cap * n_codes, dtype=np.int64)
+    tk = np.empty(n_s, dtype=np.int64)
+    wv = np.empty(n_s, dtype=np.int64)
+    for g in range(starts.shape[0] - 1):
+        members = order[starts[g]: starts[g + 1]]
+        rep = members[0]
+        w_max = 0
+        for j in range(n_s):
+            wv[j] = 0
+        for e in range(n_entries):
+            we = ways[rep, e]
+            if we > 0:
+                w_max += we * finmax[e]
+                row = fin[e]
+                for j in range(n_s):
+                    wv[j] += we * row[j]
+        if w_max + 1 > cap:
+            cap = w_max + 1
+            buf = np.zeros(cap * n_codes, dtype=np.int64)
+        nk = 0
+        for j in range(n_s):
+            key = wv[j] * n_codes + ssc[j]
+            if buf[key] == 0:
+                tk[nk] = key
+                nk += 1
+            buf[key] += swt[j]
+        m = members.shape[0]
+        pk = np.empty(m, dtype=np.int64)
+        pv = np.empty(m, dtype=np.int64)
+        for t in range(m):
+            i = members[t]
+            pk[t] = fixed[i] * n_codes + psc[i]
+            pv[t] = pwt[i]
+        if m > 1:
+            pk, pv = _reduce(pk, pv)
+        for a in range(pk.shape[0]):
+            fa = pk[a] // n_codes
+            ca = pk[a] - fa * n_codes
+            for b in range(nk):
+                kb = tk[b]
+                fb = kb // n_codes
+                out[(fa + fb) * n_codes + ca + kb - fb * n_codes] += pv[a] * buf[kb]
+        for b in range(nk):
+            buf[tk[b]] = 0
+    return out
+
+
+def joint_counts_ways(t: PayTables, ra: ReelArrays) -> JointCounts:
+    """Exact joint counts of (ways win, scatter code) over the cycle of ``ra``."""
+    cycle = 1
+    for w in ra.weights:
+        cycle *= int(w.sum())
+    if cycle >= I64_SAFE:
+        msg = f"reel set {ra.name!r} has a cycle of {cycle} outcomes, beyond exact 64-bit counting"
+        raise ModelError(msg)
+    n_reels = ra.n_reels
+    k = split_point(n_reels)
+    radix = scatter_radix(t, ra)
+    n_codes = int(radix[-1] * (int(ra.rows.sum()) + 1)) if len(radix) else 1
+    lens, weights, scode = _stop_codes(t, ra, radix)
+    lmax = weights.shape[1]
+    n_entries = len(t.entries)
+    cnt = np.zeros((n_entries, n_reels, lmax), dtype=np.int64)
+    for e in range(n_entries):
+        contrib = np.where(t.match[e], t.mult, 0)
+        for r in range(n_reels):
+            cnt[e, r, : lens[r]] = contrib[ra.columns(r)].sum(axis=1)
+    ways, fixed, psc, pwt, hashes = _ways_prefix(k, lens, cnt, weights, scode, t.pay)
+    fin, ssc, swt = _ways_suffix(k, lens, cnt, weights, scode, t.pay)
+    order, starts = _groups(hashes, ways)
+    finmax = fin.max(axis=1) if fin.size else np.zeros(n_entries, dtype=np.int64)
+    reps = order[starts[:-1]]
+    max_win = int(fixed.max()) + int((ways[reps] * finmax[None, :]).sum(axis=1).max())
+    size = (max_win + 1) * n_codes
+    if size > (1 << 25):
+        msg = f"the largest ways total ({max_win} credits) is too large for the dense distribution kernel"
+        raise ModelError(msg)
+    flat = _ways_combine(order, starts, ways, fixed, psc, pwt, fin, finmax, ssc, swt, n_codes, size)
+    grid = flat.reshape(max_win + 1, n_codes)
+    wins, codes = np.nonzero(grid)
+    return JointCounts(wins.astype(np.int64), codes.astype(np.int64), grid[wins, codes], radix, cycle)

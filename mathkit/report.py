@@ -1,0 +1,232 @@
+"""Rendering a :class:`~mathkit.par.ParSheet`: readable text, a JSON-ready dict, CSV rows."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .par import Figure, ParSheet
+
+__all__ = ["par_to_csv", "par_to_dict", "par_to_text", "write_atomic", "write_par"]
+
+
+def _pct(x: float, digits: int = 4) -> str:
+    return f"{100 * x:.{digits}f}%"
+
+
+def _one_in(p: float) -> str:
+    if p <= 0:
+        return "never"
+    return f"1 in {1 / p:,.2f}" if 1 / p < 1000 else f"1 in {1 / p:,.0f}"
+
+
+def _fig(f: Figure) -> dict[str, Any]:
+    out: dict[str, Any] = {"value": f.value, "method": f.method}
+    if f.exact is not None:
+        out["exact"] = f.exact_str()
+    return out
+
+
+def par_to_dict(par: ParSheet) -> dict[str, Any]:
+    """The PAR sheet as a JSON-ready mapping.
+
+    Top-level keys hold plain numbers (``rtp``, ``sd``, ``hit_frequency`` ...);
+    ``provenance`` says for each how it was obtained, and ``figures`` repeats
+    them with their exact value where there is one.
+    """
+    g = par.game
+    breakdown = {k: f.value for k, f in par.components.items()}
+    vi = {k: f.value for k, f in par.volatility_index.items()}
+    out: dict[str, Any] = {
+        "game": g.name,
+        "reels": par.reels,
+        "lines": par.lines,
+        "coins": par.coins,
+        "total_bet": par.total_bet,
+        "rtp": par.rtp.value,
+        "rtp_exact": par.rtp.exact_str(),
+        "breakdown": breakdown,
+        "breakdown_exact": {k: f.exact_str() for k, f in par.components.items()},
+        "sd": par.sd.value,
+        "hit_frequency": par.hit_frequency.value,
+        "hit_frequency_win_ge_bet": par.hit_frequency_bet.value,
+        "volatility_index": vi,
+        "max_win": par.max_win.value,
+        "max_win_probability": par.max_win_probability.value,
+        "p_win_ge": {f"{m}x": f.value for m, f in par.tails.items()},
+        "cycle": par.cycle,
+        "rtp_range": {k: [{"spins": n, "low": lo, "high": hi} for n, lo, hi in rows]
+                      for k, rows in par.rtp_range.items()},
+        "provenance": {
+            "rtp": par.rtp.method,
+            "breakdown": {k: f.method for k, f in par.components.items()},
+            "sd": par.sd.method,
+            "hit_frequency": par.hit_frequency.method,
+            "volatility_index": par.sd.method,
+            "max_win": par.max_win.method,
+            "cycle": "exact",
+        },
+        "paytable": [
+            {"component": e.component, "entry": e.entry, "count": e.count, "pay": e.pay, "hits": e.hits,
+             "probability": e.probability.value, "rtp": e.rtp.value, "rtp_exact": e.rtp.exact_str()}
+            for e in par.entries
+        ],
+        "symbol_counts": {rs: {name: list(c) for name, c in rows} for rs, rows in par.symbol_counts.items()},
+        "features": [
+            {"name": s.name, "figures": {k: _fig(f) for k, f in s.figures},
+             "table": [list(r) for r in s.table], "notes": list(s.notes)}
+            for s in par.features
+        ],
+        "readings": [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in g.readings],
+    }
+    if g.declared_rtp is not None:
+        out["declared_rtp"] = float(g.declared_rtp)
+    if g.cap is not None:
+        out["cap"] = g.cap
+        out["cap_probability"] = par.cap_probability.value if par.cap_probability else None
+    if par.distribution.lost_mass:
+        out["lost_mass"] = par.distribution.lost_mass
+    return out
+
+
+def par_to_text(par: ParSheet) -> str:
+    """A readable PAR sheet."""
+    g = par.game
+    w: list[str] = []
+    line = "=" * 78
+    w += [line, f"PAR sheet — {g.name}", line]
+    w.append(f"reel set {par.reels!r} · {g.pay_mode} · {par.lines} lines × {par.coins} coin(s) "
+             f"= total bet {par.total_bet} credits · cycle {par.cycle:,}")
+    w.append("")
+    w.append("RTP")
+    for name, f in par.components.items():
+        w.append(f"  {name:<24} {_pct(f.value, 6):>14}   [{f.method}]")
+    w.append(f"  {'total':<24} {_pct(par.rtp.value, 6):>14}   [{par.rtp.method}]"
+             + (f"  = {par.rtp.exact_str()}" if par.rtp.exact is not None and len(par.rtp.exact_str() or "") < 40
+                else ""))
+    if g.declared_rtp is not None:
+        delta = par.rtp.value - float(g.declared_rtp)
+        w.append(f"  {'declared':<24} {_pct(float(g.declared_rtp), 6):>14}   (Δ {100 * delta:+.6f} pp)")
+    w.append("")
+    w.append("Volatility and hits")
+    w.append(f"  hit frequency (any win)     {_pct(par.hit_frequency.value)}  ({_one_in(par.hit_frequency.value)})")
+    w.append(f"  hit frequency (win ≥ bet)   {_pct(par.hit_frequency_bet.value)}  "
+             f"({_one_in(par.hit_frequency_bet.value)})")
+    w.append(f"  σ per total bet             {par.sd.value:.4f}   [{par.sd.method}]")
+    w.append("  volatility index            " + "  ".join(f"{k}: {f.value:.4f}" for k, f in
+                                                          par.volatility_index.items()))
+    w.append(f"  max win                     {par.max_win.value:,.2f} × bet  "
+             f"({_one_in(par.max_win_probability.value)})")
+    for m, f in par.tails.items():
+        w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({_one_in(f.value)})")
+    if par.cap_probability is not None and g.cap is not None:
+        w.append(f"  cap {g.cap:,}× bet, P(cap)     {par.cap_probability.value:.6g}")
+    if par.distribution.lost_mass:
+        w.append(f"  truncated probability mass  {par.distribution.lost_mass:.3g}")
+    w.append("")
+    w.append("RTP range after N spins (90% / 95% / 99%)")
+    for i, (n, lo, hi) in enumerate(par.rtp_range["90%"]):
+        parts = [f"{_pct(lo, 2)} – {_pct(hi, 2)}"]
+        for lvl in ("95%", "99%"):
+            _, l2, h2 = par.rtp_range[lvl][i]
+            parts.append(f"{_pct(l2, 2)} – {_pct(h2, 2)}")
+        w.append(f"  {n:>11,}   " + "   ".join(parts))
+    w.append("")
+    w.append("Paytable")
+    w.append(f"  {'component':<9} {'combination':<18} {'pay':>8} {'hits':>14} {'probability':>12} "
+             f"{'1 in':>14} {'RTP':>11}")
+    for e in par.entries:
+        one_in = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
+        w.append(f"  {e.component:<9} {f'{e.count} × {e.entry}':<18} {e.pay:>8} {e.hits:>14,} "
+                 f"{e.probability.value:>12.6g} {one_in:>14} {_pct(e.rtp.value, 4):>11}")
+    for sec in par.features:
+        w.append("")
+        w.append(sec.name)
+        for k, f in sec.figures:
+            w.append(f"  {k:<36} {f.value:>16.6g}   [{f.method}]")
+        for row in sec.table:
+            w.append("  " + " | ".join(row))
+        for note in sec.notes:
+            w.append(f"  note: {note}")
+    w.append("")
+    w.append("Symbol counts per reel")
+    for rs, rows in par.symbol_counts.items():
+        w.append(f"  [{rs}]")
+        for name, counts in rows:
+            w.append(f"    {name:<14}" + "".join(f"{c:>6}" for c in counts))
+    if g.readings:
+        w.append("")
+        w.append("Rule readings")
+        for r in g.readings:
+            w.append(f"  - {r.rule}: {r.reading} ({r.reason})")
+    return "\n".join(w) + "\n"
+
+
+def par_to_csv(par: ParSheet) -> str:
+    """PAR sheet as CSV: a summary block, then the paytable block."""
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    d = par_to_dict(par)
+    out.writerow(["section", "figure", "value", "exact", "method"])
+    out.writerow(["summary", "game", d["game"], "", ""])
+    out.writerow(["summary", "reels", d["reels"], "", ""])
+    out.writerow(["summary", "total_bet", d["total_bet"], "", ""])
+    out.writerow(["summary", "cycle", d["cycle"], d["cycle"], "exact"])
+    out.writerow(["summary", "rtp", par.rtp.value, par.rtp.exact_str() or "", par.rtp.method])
+    for k, f in par.components.items():
+        out.writerow(["rtp", k, f.value, f.exact_str() or "", f.method])
+    out.writerow(["summary", "sd", par.sd.value, "", par.sd.method])
+    out.writerow(["summary", "hit_frequency", par.hit_frequency.value, par.hit_frequency.exact_str() or "",
+                  par.hit_frequency.method])
+    for k, f in par.volatility_index.items():
+        out.writerow(["volatility_index", k, f.value, "", f.method])
+    out.writerow(["summary", "max_win_x_bet", par.max_win.value, par.max_win.exact_str() or "", par.max_win.method])
+    for m, f in par.tails.items():
+        out.writerow(["tail", f"p_win_ge_{m}x", f.value, f.exact_str() or "", f.method])
+    out.writerow([])
+    out.writerow(["component", "entry", "count", "pay", "hits", "probability", "rtp", "rtp_exact"])
+    for e in par.entries:
+        out.writerow([e.component, e.entry, e.count, e.pay, e.hits, e.probability.value, e.rtp.value,
+                      e.rtp.exact_str()])
+    return buf.getvalue()
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def write_par(par: ParSheet, path: str | Path) -> Path:
+    """Write the PAR sheet to ``path``: ``.json``, ``.csv`` or ``.txt`` by extension (``.xlsx`` via export)."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix == ".json":
+        return write_atomic(p, json.dumps(par_to_dict(par), indent=2) + "\n")
+    if suffix == ".csv":
+        return write_atomic(p, par_to_csv(par))
+    if suffix == ".txt":
+        return write_atomic(p, par_to_text(par))
+    if suffix == ".xlsx":
+        from .export import write_par_xlsx
+
+        return write_par_xlsx(par, p)
+    msg = f"{p}: unknown output format {suffix!r}; use .json, .csv, .txt or .xlsx"
+    raise ValueError(msg)

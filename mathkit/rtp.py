@@ -1,0 +1,228 @@
+"""Exact RTP by component, from per-reel symbol counts: no enumeration of the cycle.
+
+Reels stop independently, so the symbols one line shows are independent
+across reels, each distributed as the symbol counts at that line's row.  A
+depth-first walk over the reels that stops as soon as no pay entry can still
+grow gives every line's exact hits and credits per (entry, count).  For
+unweighted circular strips every row has the same counts, so every line has
+the same RTP and one walk serves all lines.  Ways and scatters factor over
+reels the same way.  All sums are Python integers over the whole cycle.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from .game import Game
+from .tables import PayTables, ReelArrays, pay_tables, reel_arrays
+
+__all__ = ["ComponentRTP", "EntryHits", "component_rtp", "line_outcomes", "row_counts"]
+
+
+@dataclass(frozen=True)
+class EntryHits:
+    """Hits of one pay combination over the cycle.
+
+    ``hits`` counts (outcome, line) pairs — for ways games, outcomes — in
+    which the combination is paid; ``credits`` is what they pay in total.
+    """
+
+    component: str
+    entry: str
+    count: int
+    hits: int
+    credits: int
+
+
+@dataclass(frozen=True)
+class ComponentRTP:
+    """Exact RTP of one reel set, split by pay combination.
+
+    Attributes
+    ----------
+    cycle
+        Number of equally likely outcomes (product of reel weights).
+    total_bet
+        Credits staked per spin.
+    entries
+        Per (component, entry, count): hits and credits over the cycle.
+    """
+
+    cycle: int
+    total_bet: int
+    entries: tuple[EntryHits, ...]
+
+    def credits(self, component: str | None = None) -> int:
+        return sum(e.credits for e in self.entries if component is None or e.component == component)
+
+    def rtp(self, component: str | None = None) -> Fraction:
+        """Exact RTP, of one component (``"lines"``, ``"ways"``, ``"scatter"``) or in total."""
+        return Fraction(self.credits(component), self.cycle * self.total_bet)
+
+    @property
+    def components(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.component for e in self.entries))
+
+    def breakdown(self) -> dict[str, Fraction]:
+        """RTP per component."""
+        return {c: self.rtp(c) for c in self.components}
+
+
+def row_counts(ra: ReelArrays, n_symbols: int, reel: int, row: int) -> list[int]:
+    """Weight of each symbol id showing at ``row`` of ``reel``'s window.
+
+    Stop ``i`` (weight ``w[i]``) shows ``strip[(i + row) % n]`` at that row.
+    """
+    shifted = np.roll(ra.strips[reel], -row).tolist()
+    out = [0] * n_symbols
+    for s, w in zip(shifted, ra.weights[reel].tolist(), strict=True):
+        out[s] += w
+    return out
+
+
+def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int, int], int]:
+    """Exact outcome counts of one line: ``(credits, entry, run) -> weight``.
+
+    ``counts[r][s]`` is the weight of symbol ``s`` on the line's position of reel
+    ``r``.  Entry -1 is "no win".  Weights of the unvisited reels are multiplied in.
+    """
+    n_reels = len(counts)
+    n_entries = len(t.entries)
+    totals = [sum(c) for c in counts]
+    tail = [1] * (n_reels + 1)
+    for r in range(n_reels - 1, -1, -1):
+        tail[r] = tail[r + 1] * totals[r]
+    masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_symbols)]
+    pay = t.pay.tolist()
+    own = t.own.tolist()
+    mult = t.mult.tolist()
+    out: dict[tuple[int, int, int], int] = defaultdict(int)
+
+    def value(e: int, n: int, m: int) -> int:
+        v: int = pay[e][n]
+        return v * m if v and not own[e] else v
+
+    def walk(depth: int, alive: int, m: int, best: tuple[int, int, int], weight: int) -> None:
+        if depth == n_reels or alive == 0:
+            if alive:
+                for e in range(n_entries):
+                    if alive >> e & 1:
+                        v = value(e, depth, m)
+                        if v > best[0] or (v == best[0] and v > 0 and e < best[1]):
+                            best = (v, e, depth)
+            out[best] += weight * tail[depth]
+            return
+        groups: dict[tuple[int, int], int] = defaultdict(int)
+        for s, w in enumerate(counts[depth]):
+            if w:
+                groups[(alive & masks[s], mult[s])] += w
+        for (new_alive, ms), w in groups.items():
+            b = best
+            dying = alive & ~new_alive
+            e = 0
+            while dying:
+                if dying & 1:
+                    v = value(e, depth, m)
+                    if v > b[0] or (v == b[0] and v > 0 and e < b[1]):
+                        b = (v, e, depth)
+                dying >>= 1
+                e += 1
+            walk(depth + 1, new_alive, m * ms, b, weight * w)
+
+    walk(0, (1 << n_entries) - 1, 1, (0, -1, 0), 1)
+    return dict(out)
+
+
+def _lines(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
+    n_reels = ra.n_reels
+    per_line: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
+    acc: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for li in range(t.lines.shape[0]):
+        rows = tuple(int(x) for x in t.lines[li]) if ra.weighted else (0,) * n_reels
+        if rows not in per_line:
+            counts = [row_counts(ra, t.n_symbols, r, rows[r]) for r in range(n_reels)]
+            per_line[rows] = line_outcomes(t, counts)
+        for (v, e, n), w in per_line[rows].items():
+            if e >= 0 and v > 0:
+                key = (e, int(t.key[e, n]))
+                acc[key][0] += w
+                acc[key][1] += v * w
+    return [EntryHits("lines", t.entries[e], k, h, c) for (e, k), (h, c) in sorted(acc.items())]
+
+
+def _ways(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
+    out = []
+    n_reels = ra.n_reels
+    totals = [int(w.sum()) for w in ra.weights]
+    for e in range(len(t.entries)):
+        contrib = np.where(t.match[e], t.mult, 0)
+        s_r, nz_r, z_r = [], [], []
+        for r in range(n_reels):
+            c = contrib[ra.columns(r)].sum(axis=1)
+            w = ra.weights[r]
+            s_r.append(int((c * w).sum()))
+            nz_r.append(int(w[c > 0].sum()))
+            z_r.append(int(w[c == 0].sum()))
+        for n in range(1, n_reels + 1):
+            pay = int(t.pay[e, n])
+            if pay == 0:
+                continue
+            ways_sum = 1
+            hits = 1
+            for r in range(n):
+                ways_sum *= s_r[r]
+                hits *= nz_r[r]
+            rest = 1
+            if n < n_reels:
+                rest = z_r[n]
+                for r in range(n + 1, n_reels):
+                    rest *= totals[r]
+            out.append(EntryHits("ways", t.entries[e], int(t.key[e, n]), hits * rest, pay * ways_sum * rest))
+    return out
+
+
+def scatter_count_weights(ra: ReelArrays, symbol_id: int) -> list[int]:
+    """Weight of each count of ``symbol_id`` in the whole window (convolution over reels)."""
+    dist = np.array([1], dtype=object)
+    for r in range(ra.n_reels):
+        per_stop = (ra.columns(r) == symbol_id).sum(axis=1)
+        reel = np.zeros(int(ra.rows[r]) + 1, dtype=object)
+        for cnt, w in zip(per_stop.tolist(), ra.weights[r].tolist(), strict=True):
+            reel[cnt] += w
+        dist = np.convolve(dist, reel)
+    return [int(x) for x in dist]
+
+
+def _scatters(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
+    out = []
+    for k, s in enumerate(t.scatter_ids):
+        for cnt, w in enumerate(scatter_count_weights(ra, int(s))):
+            pay = int(t.scatter_pay[k, cnt])
+            if pay and w:
+                out.append(EntryHits("scatter", t.names[s], cnt, w, pay * t.total_bet * w))
+    return out
+
+
+def component_rtp(game: Game, reels: str | None = None, *, lines: int | None = None,
+                  coins: int | None = None) -> ComponentRTP:
+    """Exact RTP of one reel set by component and pay combination.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> res = component_rtp(load_game("data/games/classic_3reel.toml"))
+    >>> res.rtp() == sum(res.breakdown().values())
+    True
+    """
+    t = pay_tables(game, lines=lines, coins=coins)
+    ra = reel_arrays(game, reels)
+    entries = _ways(t, ra) if t.ways else _lines(t, ra)
+    entries += _scatters(t, ra)
+    cycle = 1
+    for w in ra.weights:
+        cycle *= int(w.sum())
+    return ComponentRTP(cycle, t.total_bet, tuple(entries))

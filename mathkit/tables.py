@@ -1,0 +1,180 @@
+"""A game compiled to integer arrays, the form the numeric kernels read.
+
+Symbols become ids (their order in the game), every pay entry a row of a
+``match`` matrix (which symbol ids count towards it, wilds included) and a
+row of a ``pay`` matrix indexed by the run length.  Built once per
+(game, reel set, lines, coins) and shared by the exact engine and the
+simulator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from .game import Game, ReelSet
+
+__all__ = ["PayTables", "ReelArrays", "pay_tables", "reel_arrays"]
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True, eq=False)
+class PayTables:
+    """Pay rules as arrays.
+
+    Attributes
+    ----------
+    names
+        Symbol names; a symbol's id is its index.
+    entries
+        Pay entry names, in paytable order (ties between entries go to the first).
+    match
+        ``match[e, s]``: symbol ``s`` counts towards entry ``e`` (itself, a group member, or a
+        wild substituting for one).
+    pay
+        ``pay[e, n]``: credits for a run of ``n`` at the chosen coins (0 where nothing is paid).
+    key
+        ``key[e, n]``: the paytable count that a run of ``n`` is paid as (0: none).
+    own
+        ``own[e]``: the entry is a wild's own combination (wild multipliers do not apply).
+    mult
+        ``mult[s]``: multiplier a wild applies when it substitutes (1 for other symbols).
+    scatter_ids, scatter_pay
+        Scatter symbols and ``scatter_pay[k, c]``: multiple of the total bet for ``c`` of them.
+    lines
+        ``lines[l, r]``: window row of line ``l`` on reel ``r`` (the lines played).
+    total_bet
+        Credits staked per spin.
+    ways
+        Whether the game pays ways rather than lines.
+    """
+
+    names: tuple[str, ...]
+    entries: tuple[str, ...]
+    match: BoolArray
+    pay: IntArray
+    key: IntArray
+    own: BoolArray
+    mult: IntArray
+    scatter_ids: IntArray
+    scatter_pay: IntArray
+    lines: IntArray
+    total_bet: int
+    ways: bool
+
+    @property
+    def n_symbols(self) -> int:
+        return len(self.names)
+
+    @property
+    def n_reels(self) -> int:
+        return int(self.pay.shape[1]) - 1
+
+    @cached_property
+    def scatter_of(self) -> IntArray:
+        """``scatter_of[s]``: index into ``scatter_ids`` of symbol ``s``, or -1."""
+        out = np.full(self.n_symbols, -1, dtype=np.int64)
+        for k, s in enumerate(self.scatter_ids):
+            out[s] = k
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class ReelArrays:
+    """A reel set as arrays: ``strips[r]`` symbol ids, ``weights[r]`` stop weights, ``rows``."""
+
+    name: str
+    strips: tuple[IntArray, ...]
+    weights: tuple[IntArray, ...]
+    rows: IntArray
+    weighted: bool
+
+    @property
+    def n_reels(self) -> int:
+        return len(self.strips)
+
+    def columns(self, reel: int) -> IntArray:
+        """``columns(r)[i, k]``: symbol id in row ``k`` when reel ``r`` stops at ``i``."""
+        strip = self.strips[reel]
+        n = len(strip)
+        idx = (np.arange(n)[:, None] + np.arange(int(self.rows[reel]))[None, :]) % n
+        return strip[idx]
+
+
+def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None) -> PayTables:
+    """Compile the pay rules of ``game`` for ``lines`` lines at ``coins`` coins per line.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> t = pay_tables(load_game("data/games/classic_3reel.toml"))
+    >>> t.match.shape[1] == len(t.names)
+    True
+    """
+    names = game.symbol_names
+    sid = {n: i for i, n in enumerate(names)}
+    n_reels = game.n_reels
+    coin_opts = game.bet.coins
+    c = coin_opts[0] if coins is None else coins
+    coin_index = coin_opts.index(c) if c in coin_opts else None
+    n_entries = len(game.line_pays)
+    match = np.zeros((n_entries, len(names)), dtype=np.bool_)
+    pay = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
+    key = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
+    own = np.zeros(n_entries, dtype=np.bool_)
+    wilds = game.wilds
+    for e, entry in enumerate(game.line_pays):
+        members = set(entry.symbols)
+        for s in entry.symbols:
+            match[e, sid[s]] = True
+        if len(entry.symbols) == 1 and game.symbol(entry.symbols[0]).is_wild:
+            own[e] = True
+        else:
+            for w in wilds:
+                if members & set(w.substitutes):
+                    match[e, sid[w.name]] = True
+        for n in range(1, n_reels + 1):
+            pay[e, n] = entry.pay(n, c, coin_index)
+            key[e, n] = max((k for k in entry.counts if k <= n), default=0)
+    mult = np.ones(len(names), dtype=np.int64)
+    for w in wilds:
+        mult[sid[w.name]] = w.multiplier
+    scatter_ids = np.array([sid[sp.symbol] for sp in game.scatter_pays], dtype=np.int64)
+    max_count = max(max(sum(rs.rows) for rs in game.reel_sets), 1)
+    scatter_pay = np.zeros((len(game.scatter_pays), max_count + 1), dtype=np.int64)
+    for k, sp in enumerate(game.scatter_pays):
+        for cnt in range(max_count + 1):
+            scatter_pay[k, cnt] = sp.pay(cnt)
+    n_lines = game.bet.lines if lines is None else lines
+    if game.pay_mode == "lines":
+        line_rows = np.array(game.paylines[:n_lines], dtype=np.int64).reshape(n_lines, n_reels)
+    else:
+        line_rows = np.zeros((0, n_reels), dtype=np.int64)
+    return PayTables(
+        names=names,
+        entries=tuple(e.name for e in game.line_pays),
+        match=match,
+        pay=pay,
+        key=key,
+        own=own,
+        mult=mult,
+        scatter_ids=scatter_ids,
+        scatter_pay=scatter_pay,
+        lines=line_rows,
+        total_bet=game.total_bet(n_lines, c),
+        ways=game.pay_mode == "ways",
+    )
+
+
+def reel_arrays(game: Game, reels: str | ReelSet | None = None) -> ReelArrays:
+    """The reel set ``reels`` (a name, a set, or the default) as arrays."""
+    rs = reels if isinstance(reels, ReelSet) else game.reel_set(reels)
+    sid = {n: i for i, n in enumerate(game.symbol_names)}
+    strips = tuple(np.array([sid[s] for s in strip], dtype=np.int64) for strip in rs.strips)
+    weights = tuple(np.array(rs.stop_weights(r), dtype=np.int64) for r in range(rs.n_reels))
+    return ReelArrays(rs.name, strips, weights, np.array(rs.rows, dtype=np.int64), rs.weights is not None)
