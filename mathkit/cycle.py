@@ -54,6 +54,7 @@ class JointCounts:
     counts: IntArray
     radix: IntArray
     cycle: int
+    threads: int = 1
 
     def scatter_counts(self, code: IntArray | int, k: int) -> IntArray | int:
         """Count of scatter ``k`` encoded in ``code``."""
@@ -421,13 +422,15 @@ def _combine_all(order: IntArray, starts: IntArray, cls: npt.NDArray[np.int32], 
 def _combine_all_parallel(order: IntArray, starts: IntArray, cls: npt.NDArray[np.int32], fixed: IntArray,
                           psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
                           sp_j: IntArray, sp_d: IntArray, ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int, size: int,
-                          bounds: IntArray) -> IntArray:  # pragma: no cover
+                          bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
     n_chunks = bounds.shape[0] - 1
     outs = np.zeros((n_chunks, size), dtype=np.int64)
+    tids = np.zeros(n_chunks, dtype=np.int64)
     for c in nb.prange(n_chunks):
+        tids[c] = nb.get_thread_id()
         _combine_range(bounds[c], bounds[c + 1], order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, ssc,
                        swt, hs_sc, n_codes, outs[c])
-    return outs.sum(axis=0)
+    return outs.sum(axis=0), tids
 
 
 # ----------------------------------------------------------------------------- driver
@@ -564,9 +567,11 @@ def joint_counts(t: PayTables, ra: ReelArrays, *, parallel: bool = False) -> Joi
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups
         bounds = np.maximum.accumulate(np.minimum(bounds, n_groups))
-        flat = _combine_all_parallel(*args, bounds)
+        flat, tids = _combine_all_parallel(*args, bounds)
+        threads = len(np.unique(tids))
     else:
         flat = _combine_all(*args)
+        threads = 1
     grid = flat.reshape(max_win + 1, n_codes)
     wins, codes = np.nonzero(grid)
-    return JointCounts(wins.astype(np.int64), codes.astype(np.int64), grid[wins, codes], radix, cycle)
+    return JointCounts(wins.astype(np.int64), codes.astype(np.int64), grid[wins, codes], radix, cycle, threads)

@@ -139,18 +139,20 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
 
 def _lines(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
     n_reels = ra.n_reels
-    per_line: dict[tuple[int, ...], dict[tuple[int, int, int], int]] = {}
-    acc: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    # lines whose rows see the same symbol counts share one walk: all of them on unweighted strips
+    multiplicity: dict[tuple[int, ...], int] = defaultdict(int)
     for li in range(t.lines.shape[0]):
         rows = tuple(int(x) for x in t.lines[li]) if ra.weighted else (0,) * n_reels
-        if rows not in per_line:
-            counts = [row_counts(ra, t.n_symbols, r, rows[r]) for r in range(n_reels)]
-            per_line[rows] = line_outcomes(t, counts)
-        for (v, e, n), w in per_line[rows].items():
+        multiplicity[rows] += 1
+    key = t.key.tolist()
+    acc: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for rows, n_lines in multiplicity.items():
+        counts = [row_counts(ra, t.n_symbols, r, rows[r]) for r in range(n_reels)]
+        for (v, e, n), w in line_outcomes(t, counts).items():
             if e >= 0 and v > 0:
-                key = (e, int(t.key[e, n]))
-                acc[key][0] += w
-                acc[key][1] += v * w
+                cell = acc[(e, key[e][n])]
+                cell[0] += w * n_lines
+                cell[1] += v * w * n_lines
     return [EntryHits("lines", t.entries[e], k, h, c) for (e, k), (h, c) in sorted(acc.items())]
 
 
