@@ -24,6 +24,7 @@ ways products in place of lines.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numba as nb
 import numpy as np
@@ -36,6 +37,7 @@ from .tables import PayTables, ReelArrays
 __all__ = ["JointCounts", "joint_counts"]
 
 IntArray = npt.NDArray[np.int64]
+AnyIntArray = npt.NDArray[np.integer[Any]]
 DENSE_LIMIT = 1 << 25
 I64_SAFE = 1 << 62
 
@@ -59,7 +61,7 @@ class JointCounts:
     def scatter_counts(self, code: IntArray | int, k: int) -> IntArray | int:
         """Count of scatter ``k`` encoded in ``code``."""
         nxt = self.radix[k + 1] if k + 1 < len(self.radix) else None
-        c = np.asarray(code) // self.radix[k]
+        c: IntArray = np.asarray(code, dtype=np.int64) // self.radix[k]
         return c % (nxt // self.radix[k]) if nxt is not None else c
 
 
@@ -203,7 +205,7 @@ def _prefix_pass(lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArra
 
 
 @nb.njit(cache=True)
-def _groups(hashes: IntArray, cls: npt.NDArray[np.int32]) -> tuple[IntArray, IntArray]:  # pragma: no cover
+def _groups(hashes: IntArray, cls: AnyIntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
     """Order prefix combinations so equal alive-states are contiguous; return order and group starts.
 
     Combinations with no alive line (hash 0) form the first group; the others
@@ -325,7 +327,7 @@ def _sparse_finish(finc: IntArray, sseqT: IntArray, swt: IntArray) -> tuple[IntA
 
 
 @nb.njit(cache=True)
-def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: npt.NDArray[np.int32],
+def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: AnyIntArray,
                    fixed: IntArray, psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
                    sp_j: IntArray, sp_d: IntArray, ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int,
                    out: IntArray) -> None:  # pragma: no cover
@@ -409,7 +411,7 @@ def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: npt
 
 
 @nb.njit(cache=True)
-def _combine_all(order: IntArray, starts: IntArray, cls: npt.NDArray[np.int32], fixed: IntArray, psc: IntArray,
+def _combine_all(order: IntArray, starts: IntArray, cls: AnyIntArray, fixed: IntArray, psc: IntArray,
                  pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray, sp_j: IntArray, sp_d: IntArray,
                  ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int, size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
@@ -419,7 +421,7 @@ def _combine_all(order: IntArray, starts: IntArray, cls: npt.NDArray[np.int32], 
 
 
 @nb.njit(cache=True, parallel=True)
-def _combine_all_parallel(order: IntArray, starts: IntArray, cls: npt.NDArray[np.int32], fixed: IntArray,
+def _combine_all_parallel(order: IntArray, starts: IntArray, cls: AnyIntArray, fixed: IntArray,
                           psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
                           sp_j: IntArray, sp_d: IntArray, ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int, size: int,
                           bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
@@ -427,7 +429,7 @@ def _combine_all_parallel(order: IntArray, starts: IntArray, cls: npt.NDArray[np
     outs = np.zeros((n_chunks, size), dtype=np.int64)
     tids = np.zeros(n_chunks, dtype=np.int64)
     for c in nb.prange(n_chunks):
-        tids[c] = nb.get_thread_id()
+        tids[c] = nb.get_thread_id()  # type: ignore[attr-defined]
         _combine_range(bounds[c], bounds[c + 1], order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, ssc,
                        swt, hs_sc, n_codes, outs[c])
     return outs.sum(axis=0), tids
@@ -483,7 +485,7 @@ def _line_classes(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> tuple
     pclass = np.zeros(len(states), dtype=np.int64)
     pdead = np.where(alive, 0, states[:, 2])
     if alive.any():
-        uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
+        _uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
         pclass[alive] = inverse.reshape(-1) + 1
         reps = np.flatnonzero(alive)[first]
         fin = _finish_table(reps, alph, alen, k, t.match, t.pay, t.own, t.mult)

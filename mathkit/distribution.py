@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
+
+import math
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +26,7 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 
-def _merge(values: npt.ArrayLike, weights: npt.ArrayLike) -> tuple[IntArray, npt.NDArray[np.generic]]:
+def _merge(values: npt.ArrayLike, weights: npt.ArrayLike) -> tuple[IntArray, npt.NDArray[Any]]:
     v = np.asarray(values, dtype=np.int64)
     w = np.asarray(weights)
     uniq, inv = np.unique(v, return_inverse=True)
@@ -57,11 +59,11 @@ class WinDistribution:
     >>> d.total, d.rtp(), d.hit_frequency()
     (10, Fraction(4, 5), Fraction(2, 5))
     >>> float(d.variance())
-    114.0
+    136.0
     """
 
     values: IntArray
-    weights: npt.NDArray[np.generic]
+    weights: npt.NDArray[Any]
     unit: int = 1
     method: Method = "exact"
     lost_mass: float = 0.0
@@ -99,24 +101,24 @@ class WinDistribution:
     # ------------------------------------------------------------------ moments
     def _sum(self, power: int) -> int | float:
         if self.exact:
-            return sum(int(v) ** power * int(w) for v, w in zip(self.values.tolist(), self.weights.tolist(),
-                                                                strict=True))
-        return float((self.values.astype(np.float64) ** power * self.weights).sum())
+            total: int = sum(int(v) ** power * int(w) for v, w in zip(self.values.tolist(), self.weights.tolist(),
+                                                                      strict=True))
+            return total
+        return float((self.values.astype(np.float64) ** power * self.weights.astype(np.float64)).sum())
 
     def mean(self) -> Fraction | float:
         """Expected win in credits (a Fraction when exact)."""
         if self.exact:
-            return Fraction(self._sum(1), int(self._total))
+            return Fraction(int(self._sum(1)), int(self._total))
         return float(self._sum(1))
 
     def rtp(self) -> Fraction | float:
         """Expected win per unit of total bet."""
-        m = self.mean()
-        return m / self.unit if isinstance(m, Fraction) else m / self.unit
+        return self.mean() / self.unit
 
     def second_moment(self) -> Fraction | float:
         if self.exact:
-            return Fraction(self._sum(2), int(self._total))
+            return Fraction(int(self._sum(2)), int(self._total))
         return float(self._sum(2))
 
     def variance(self) -> Fraction | float:
@@ -126,7 +128,7 @@ class WinDistribution:
 
     def sd(self) -> float:
         """Standard deviation in credits."""
-        return float(self.variance()) ** 0.5
+        return math.sqrt(float(self.variance()))
 
     def sd_per_bet(self) -> float:
         """Standard deviation per unit of total bet."""
@@ -187,7 +189,7 @@ class WinDistribution:
         """Distribution of the sum of two independent wins (float probabilities)."""
         a, b = self.as_probs(), other.as_probs()
         values = (a.values[:, None] + b.values[None, :]).ravel()
-        probs = (a.weights[:, None] * b.weights[None, :]).ravel()
+        probs = (a.probs()[:, None] * b.probs()[None, :]).ravel()
         method: Method = "sampled" if "sampled" in (self.method, other.method) else "markov"
         return WinDistribution.from_probs(values, probs, unit=self.unit, method=method,
                                           lost_mass=self.lost_mass + other.lost_mass)
@@ -196,6 +198,6 @@ class WinDistribution:
         """With probability ``p_other`` a win from ``other``, else from ``self``."""
         a, b = self.as_probs(), other.as_probs()
         values = np.concatenate([a.values, b.values])
-        probs = np.concatenate([a.weights * (1 - p_other), b.weights * p_other])
+        probs = np.concatenate([a.probs() * (1 - p_other), b.probs() * p_other])
         return WinDistribution.from_probs(values, probs, unit=self.unit, method="markov",
                                           lost_mass=a.lost_mass * (1 - p_other) + b.lost_mass * p_other)

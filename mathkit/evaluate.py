@@ -179,9 +179,9 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
     --------
     >>> from mathkit.io import load_game
     >>> g = load_game("data/games/classic_3reel.toml")
-    >>> res = evaluate(g, (("SEVEN",), ("SEVEN",), ("SEVEN",)))
+    >>> res = evaluate(g, (("SEVEN_RED",), ("SEVEN_RED",), ("SEVEN_RED",)))
     >>> res.lines[0].entry, res.lines[0].count
-    ('SEVEN', 3)
+    ('SEVEN_RED', 3)
     """
     t = tables if tables is not None else pay_tables(game, lines=lines, coins=coins)
     ids = _window_ids(t, window)

@@ -75,7 +75,7 @@ class SpinMaths:
         """Count of scatter ``symbol`` in each cell of the joint table."""
         k = [self.tables.names[s] for s in self.tables.scatter_ids].index(symbol)
         size = sum(self.game.reel_set(self.reels).rows) + 1
-        return (self.joint.codes // self.joint.radix[k]) % size
+        return np.asarray((self.joint.codes // self.joint.radix[k]) % size, dtype=np.int64)
 
     @cached_property
     def scatter_win(self) -> IntArray:

@@ -147,7 +147,7 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
             for k in ("substitutes", "reels", "pays", "multiplier"):
                 if k in spec:
                     raise GameError(f"{k!r} only applies to wild symbols", field=f"{where}.{k}",
-                                    fix=f'remove it or set kind = "wild"')
+                                    fix='remove it or set kind = "wild"')
             out.append(Symbol(name, kind))
             continue
         subs_raw = spec.get("substitutes", "all")
@@ -212,8 +212,8 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
                 raise GameError(f"{len(w_raw)} weight lists for {len(strips)} reels",
                                 field=f"{where}.weights", fix="give one weight list per reel")
             wl = []
-            for r, (ws, strip) in enumerate(zip(w_raw, strips, strict=True)):
-                ws = _list(ws, f"{where}.weights[{r}]")
+            for r, (w_item, strip) in enumerate(zip(w_raw, strips, strict=True)):
+                ws = _list(w_item, f"{where}.weights[{r}]")
                 if len(ws) != len(strip):
                     raise GameError(f"{len(ws)} weights for {len(strip)} stops",
                                     field=f"{where}.weights[{r}]", fix="give one weight per stop")

@@ -19,7 +19,7 @@ from .distribution import Method, WinDistribution
 from .exact import SpinMaths, spin
 from .game import Game
 
-__all__ = ["Z", "EntryRow", "Figure", "FeatureSection", "ParSheet", "build_par"]
+__all__ = ["EntryRow", "FeatureSection", "Figure", "ParSheet", "Z", "build_par"]
 
 #: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)
 Z = {"90%": 1.645, "95%": 1.960, "99%": 2.576}

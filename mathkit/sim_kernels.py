@@ -1,27 +1,29 @@
 """Compiled kernels of the simulator: the random stream, one spin, one block of plays.
 
-Nothing here knows the exact engine.  A :class:`SimSpec` is a game compiled to
-the arrays the kernels read; its line pays are a *memo* of the shared
-:func:`mathkit.evaluate.line_win` over symbol prefixes, built once, so the
-window is still evaluated by the one statement of the pay rules.
+Nothing here knows the exact engine.  The line pays the kernels read are a
+*memo* of the shared :func:`mathkit.evaluate.line_win` (see
+:mod:`mathkit.simulate`), so windows are still valued by the one statement of
+the pay rules; ways windows go to :func:`mathkit.evaluate.ways_win` itself.
 
 Random stream
 -------------
 A block of plays owns one ``numpy.random.PCG64`` (or ``SFC64``) bit generator.
 The kernels continue that generator's exact state in compiled code and draw
 every stop with Lemire's unbiased method on 32-bit words, exactly as
-``Generator.integers(0, m, dtype=numpy.uint32)`` does.  So stop ``r`` of spin
-``j`` of a block *is* the ``(j·R + r)``-th such call on the block's
-``Generator`` (``m`` = strip length, or the reel's total weight for virtual
-stops, mapped to a stop through the cumulative weights); the tests check this.
+``Generator.integers(0, m, dtype=numpy.uint32)`` does.  So the stop of reel
+``r`` in the ``j``-th spin of a block is the ``(j·R + r)``-th such call on the
+block's ``Generator`` (``m`` = strip length, or the reel's total weight for
+virtual stops, mapped to a stop through the cumulative weights); the tests
+check this against numpy.
 
 Line pays
 ---------
-A line is read left to right through two small tries: one over the lines'
-row prefixes (lines sharing their first rows share the work) and one over
-symbol prefixes.  A symbol prefix is cut off as soon as no pay entry still
-matches all of it: :func:`~mathkit.evaluate.line_win` can then no longer
-depend on the symbols that follow, and the trie holds its value.
+A line is read left to right through two tries: one over the lines' row
+prefixes (lines sharing their first rows share the work) and one over symbol
+prefixes (``-1 - credits`` once the line's pay is decided).  The walk over the
+first ``k`` reels is tabulated per combination of their stops (the *prefix
+table*: decided credits, and the trie states still open), so most spins cost
+one table look-up plus a few steps on the remaining reels.
 """
 
 from __future__ import annotations
@@ -32,24 +34,16 @@ from typing import Any
 import numba as nb
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from .errors import ModelError
 from .evaluate import line_win, scatter_code, ways_win
 from .game import Game
 from .tables import PayTables, ReelArrays, pay_tables, reel_arrays
 
-__all__ = [
-    "BlockSums",
-    "GamblePlan",
-    "SimSpec",
-    "block_seed",
-    "compile_game",
-    "draw_stops",
-    "generator_state",
-    "play_block",
-    "play_gamble",
-    "run_blocks",
-]
+__all__ = ["SimSpec", "compile_game", "draw_stops", "generator_state", "play_block", "prefix_table"]
 
 IntArray = npt.NDArray[np.int64]
 UIntArray = npt.NDArray[np.uint64]
@@ -77,15 +71,16 @@ A_CAP_HITS = 14
 A_MAX = 15
 A_OVERFLOW = 16
 A_SQUARES = 17
-"""Sums of squares of line, scatter, free, cut, total: ``hi, lo`` pairs, value ``hi·2^40 + lo``."""
-N_ACC = A_SQUARES + 10
+"""Sums of squares of line, scatter, free, cut, total wins: ``(hi, lo)`` pairs worth ``hi·2^40 + lo``."""
+SQUARED = ("line", "scatter", "free", "cut", "total")
+N_ACC = A_SQUARES + 2 * len(SQUARED)
 SQ_SHIFT = 40
-# float accumulator slots: third and fourth power sums of the total win (credits)
+# float accumulator slots: third and fourth power sums of the paid win, in credits
 F_X3 = 0
 F_X4 = 1
 N_FACC = 2
 
-# scalar parameters of a block (``par`` array)
+# scalar parameters of a block (the ``par`` array)
 P_WAYS = 0
 P_FS_MULT = 1
 P_FS_MULT_SCATTER = 2
@@ -94,14 +89,24 @@ P_TOTAL_BET = 4
 P_CAP = 5
 N_PAR = 6
 
+PREFIX_BUDGET = 1 << 17
+"""Most stop combinations the prefix table of a reel set may tabulate."""
+
 _M32 = np.uint64(0xFFFFFFFF)
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
 _PCG_ML = np.uint64(0x4385DF649FCCF645)
 _PCG_MH = np.uint64(0x2360ED051FC65DA4)
 _BIG_WIN = 1 << 31
+_SQ_FLUSH = 1 << 62
+_SQ_MASK = (1 << SQ_SHIFT) - 1
 
 
 def generator_state(bit_generator: np.random.BitGenerator) -> tuple[int, UIntArray]:
-    """``(kind, state)`` of a PCG64 or SFC64 bit generator, as the kernels continue it."""
+    """``(kind, state)`` of a PCG64 or SFC64 bit generator, in the form the kernels continue.
+
+    The state holds four 64-bit words and numpy's buffered half word (``has_uint32``, ``uinteger``).
+    """
     s = bit_generator.state
     half = np.array([s["has_uint32"], s["uinteger"]], dtype=np.uint64)
     if s["bit_generator"] == "PCG64":
@@ -115,75 +120,68 @@ def generator_state(bit_generator: np.random.BitGenerator) -> tuple[int, UIntArr
     raise TypeError(msg)
 
 
-@nb.njit(inline="always")
-def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    a_lo = a & _M32
-    a_hi = a >> np.uint64(32)
-    b_lo = b & _M32
-    b_hi = b >> np.uint64(32)
-    t = a_lo * b_lo
-    m1 = a_hi * b_lo + (t >> np.uint64(32))
-    m2 = a_lo * b_hi + (m1 & _M32)
-    return a_hi * b_hi + (m1 >> np.uint64(32)) + (m2 >> np.uint64(32))
+@intrinsic
+def _umulhi(typingctx: object, a: object, b: object) -> object:  # pragma: no cover - compiled
+    """High 64 bits of the 128-bit product of two uint64 (one machine instruction)."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list[ir.Value]) -> ir.Value:
+        wide = ir.IntType(128)
+        prod = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(prod, ir.Constant(wide, 64)), ir.IntType(64))
+
+    return sig, codegen
 
 
 @nb.njit(inline="always")
-def _next64(st: UIntArray, kind: int) -> np.uint64:  # pragma: no cover - compiled
-    if kind == KIND_PCG64:  # numpy's pcg64: 128-bit LCG step, then XSL-RR output
-        lo = st[0]
-        hi = st[1]
-        nlo = lo * _PCG_ML
-        nhi = _mulhi(lo, _PCG_ML) + hi * _PCG_ML + lo * _PCG_MH
-        nlo2 = nlo + st[2]
-        nhi = nhi + st[3] + (np.uint64(1) if nlo2 < nlo else np.uint64(0))
-        st[0] = nlo2
-        st[1] = nhi
-        x = nhi ^ nlo2
-        rot = nhi >> np.uint64(58)
-        return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
-    # numpy's sfc64
-    tmp = st[0] + st[1] + st[3]
-    st[3] += np.uint64(1)
-    st[0] = st[1] ^ (st[1] >> np.uint64(11))
-    st[1] = st[2] + (st[2] << np.uint64(3))
-    st[2] = ((st[2] << np.uint64(24)) | (st[2] >> np.uint64(40))) + tmp
-    return tmp
+def _next64(g: tuple, kind: int) -> tuple:  # pragma: no cover - compiled
+    """One 64-bit output of numpy's PCG64 (XSL-RR) or SFC64; returns ``(word, state)``."""
+    s0, s1, s2, s3, has, half = g
+    if kind == KIND_PCG64:
+        lo = s0 * _PCG_ML + s2
+        hi = _umulhi(s0, _PCG_ML) + s1 * _PCG_ML + s0 * _PCG_MH + s3 + (_ONE if lo < s2 else _ZERO)
+        x = hi ^ lo
+        rot = hi >> np.uint64(58)
+        return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63))), (lo, hi, s2, s3, has, half)
+    tmp = s0 + s1 + s3
+    c = ((s2 << np.uint64(24)) | (s2 >> np.uint64(40))) + tmp
+    return tmp, (s1 ^ (s1 >> np.uint64(11)), s2 + (s2 << np.uint64(3)), c, s3 + _ONE, has, half)
 
 
 @nb.njit(inline="always")
-def _next32(st: UIntArray, kind: int) -> np.uint64:  # pragma: no cover - compiled
-    if st[4] != 0:
-        st[4] = np.uint64(0)
-        return st[5]
-    w = _next64(st, kind)
-    st[5] = w >> np.uint64(32)
-    st[4] = np.uint64(1)
-    return w & _M32
+def _next32(g: tuple, kind: int) -> tuple:  # pragma: no cover - compiled
+    """numpy's ``next_uint32``: the low half of a fresh word, then its high half."""
+    if g[4] != _ZERO:
+        return g[5], (g[0], g[1], g[2], g[3], _ZERO, g[5])
+    w, g = _next64(g, kind)
+    return w & _M32, (g[0], g[1], g[2], g[3], _ONE, w >> np.uint64(32))
 
 
 @nb.njit(inline="always")
-def _bounded(st: UIntArray, kind: int, m: np.uint64) -> int:  # pragma: no cover - compiled
+def _bounded(m: np.uint64, g: tuple, kind: int) -> tuple:  # pragma: no cover - compiled
     """Uniform on ``[0, m)``, ``m < 2**32``: numpy's buffered Lemire draw for ``uint32``."""
-    if m == np.uint64(1):
-        return 0
-    prod = _next32(st, kind) * m
+    if m == _ONE:
+        return np.int64(0), g
+    x, g = _next32(g, kind)
+    prod = x * m
     low = prod & _M32
     if low < m:
-        threshold = (_M32 - (m - np.uint64(1))) % m
+        threshold = (_M32 - (m - _ONE)) % m
         while low < threshold:
-            prod = _next32(st, kind) * m
+            x, g = _next32(g, kind)
+            prod = x * m
             low = prod & _M32
-    return np.int64(prod >> np.uint64(32))
+    return np.int64(prod >> np.uint64(32)), g
 
 
 @nb.njit(inline="always")
-def _draw(st: UIntArray, kind: int, rs: tuple, stops: IntArray) -> int:  # pragma: no cover - compiled
-    """Draw the stops of one spin on reel set ``rs``; return the window's scatter code."""
-    mod, weighted, cum, _cols, code, _rows = rs
+def _draw(mod: UIntArray, weighted: IntArray, cum: IntArray, code: IntArray, stops: IntArray, g: tuple,
+          kind: int) -> tuple:  # pragma: no cover - compiled
+    """Draw the stops of one spin; return ``(scatter code of the window, state)``."""
     code_sum = 0
     for r in range(mod.shape[0]):
-        u = np.int64(_bounded(st, kind, mod[r]))
-        if weighted[r]:  # first stop whose cumulative weight exceeds u
+        u, g = _bounded(mod[r], g, kind)
+        if weighted[r]:  # the first stop whose cumulative weight exceeds u
             lo = np.int64(0)
             hi = np.int64(cum.shape[1] - 1)
             while lo < hi:
@@ -195,90 +193,166 @@ def _draw(st: UIntArray, kind: int, rs: tuple, stops: IntArray) -> int:  # pragm
             u = lo
         stops[r] = u
         code_sum += code[r, u]
-    return code_sum
-
-
-@nb.njit(cache=True, nogil=True)
-def draw_stops(n_spins: int, st: UIntArray, kind: int, rs: tuple) -> IntArray:  # pragma: no cover
-    """Stops of ``n_spins`` spins drawn as :func:`play_block` draws them (for tests and checks)."""
-    out = np.empty((n_spins, rs[0].shape[0]), dtype=np.int64)
-    for i in range(n_spins):
-        _draw(st, kind, rs, out[i])
-    return out
+    return code_sum, g
 
 
 @nb.njit(inline="always")
-def _line_total(rs: tuple, lines: tuple, stops: IntArray, stack_r: IntArray,
-                stack_s: IntArray) -> int:  # pragma: no cover - compiled
-    cols = rs[3]
-    first, nchild, row, cnt, depth, sym_child = lines
-    total = 0
-    stack_r[0] = 0
-    stack_s[0] = 0
-    sp = 1
-    while sp > 0:
+def _walk(total: int, sp: int, stops: IntArray, cols: IntArray, first: IntArray, nchild: IntArray,
+          row: IntArray, cnt: IntArray, depth: IntArray, sym: IntArray, stack_r: IntArray,
+          stack_s: IntArray, stop_depth: int) -> tuple:  # pragma: no cover - compiled
+    """Walk the row and symbol tries from the open states on the stack.
+
+    Returns ``(credits, open states left)``: states reaching ``stop_depth`` are kept,
+    compacted at the bottom of the stack (for the prefix table), not walked further.
+    """
+    kept = 0
+    while sp > kept:
         sp -= 1
         rn = stack_r[sp]
         sn = stack_s[sp]
         d = depth[rn]
+        if d == stop_depth:
+            stack_r[sp] = stack_r[kept]
+            stack_s[sp] = stack_s[kept]
+            stack_r[kept] = rn
+            stack_s[kept] = sn
+            kept += 1
+            sp += 1
+            continue
         s = stops[d]
         for c in range(first[rn], first[rn] + nchild[rn]):
-            x = sym_child[sn, cols[d, s, row[c]]]
+            x = sym[sn, cols[d, s, row[c]]]
             if x < 0:
                 total += (-1 - x) * cnt[c]
             else:
                 stack_r[sp] = c
                 stack_s[sp] = x
                 sp += 1
-    return total
+    return total, kept
+
+
+@nb.njit(cache=True, nogil=True)
+def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nchild: IntArray, row: IntArray,
+                 cnt: IntArray, depth: IntArray, sym: IntArray) -> tuple:  # pragma: no cover - compiled
+    """Tabulate the walk over the first ``k`` reels for every combination of their stops.
+
+    Returns ``(credits, start, rnode, snode, radix)``: combination ``i = Σ stop_r·radix_r``
+    pays ``credits[i]`` on the lines already decided and leaves the open states
+    ``rnode, snode[start[i]:start[i + 1]]`` for the remaining reels.
+    """
+    radix = np.ones(k, dtype=np.int64)
+    for r in range(k - 2, -1, -1):
+        radix[r] = radix[r + 1] * n_stops[r + 1]
+    n = radix[0] * n_stops[0] if k > 0 else 1
+    credits = np.zeros(n, dtype=np.int64)
+    start = np.zeros(n + 1, dtype=np.int64)
+    size = max(1024, n)
+    out_r = np.empty(size, dtype=np.int64)
+    out_s = np.empty(size, dtype=np.int64)
+    m = 0
+    stops = np.zeros(max(k, 1), dtype=np.int64)
+    stack_r = np.empty(first.shape[0] + 1, dtype=np.int64)
+    stack_s = np.empty(first.shape[0] + 1, dtype=np.int64)
+    for i in range(n):
+        rest = i
+        for r in range(k):
+            stops[r] = rest // radix[r]
+            rest -= stops[r] * radix[r]
+        stack_r[0] = 0
+        stack_s[0] = 0
+        total, kept = _walk(0, 1, stops, cols, first, nchild, row, cnt, depth, sym, stack_r, stack_s, k)
+        if m + kept > size:
+            size = 2 * (m + kept)
+            grown_r = np.empty(size, dtype=np.int64)
+            grown_s = np.empty(size, dtype=np.int64)
+            grown_r[:m] = out_r[:m]
+            grown_s[:m] = out_s[:m]
+            out_r = grown_r
+            out_s = grown_s
+        out_r[m : m + kept] = stack_r[:kept]
+        out_s[m : m + kept] = stack_s[:kept]
+        m += kept
+        credits[i] = total
+        start[i + 1] = m
+    return credits, start, out_r[:m].copy(), out_s[:m].copy(), radix
 
 
 @nb.njit(inline="always")
 def _spin_wins(rs: tuple, lines: tuple, ways: tuple, is_ways: bool, stops: IntArray, window: IntArray,
                stack_r: IntArray, stack_s: IntArray) -> int:  # pragma: no cover - compiled
-    if not is_ways:
-        return _line_total(rs, lines, stops, stack_r, stack_s)
+    """Line (or ways) credits of the window the stops show, before any feature multiplier."""
     cols = rs[3]
-    rows = rs[5]
-    for r in range(rows.shape[0]):
-        for k in range(rows[r]):
-            window[r, k] = cols[r, stops[r], k]
-    return ways_win(window, rows, ways[0], ways[1], ways[2])
+    if is_ways:
+        rows = rs[5]
+        for r in range(rows.shape[0]):
+            for k in range(rows[r]):
+                window[r, k] = cols[r, stops[r], k]
+        return ways_win(window, rows, ways[0], ways[1], ways[2])
+    pre_credits, pre_start, pre_r, pre_s, radix = rs[6], rs[7], rs[8], rs[9], rs[10]
+    idx = 0
+    for r in range(radix.shape[0]):
+        idx += stops[r] * radix[r]
+    sp = 0
+    for j in range(pre_start[idx], pre_start[idx + 1]):
+        stack_r[sp] = pre_r[j]
+        stack_s[sp] = pre_s[j]
+        sp += 1
+    first, nchild, row, cnt, depth, sym = lines
+    total, _ = _walk(pre_credits[idx], sp, stops, cols, first, nchild, row, cnt, depth, sym, stack_r, stack_s, -1)
+    return total
+
+
+@nb.njit(cache=True, nogil=True)
+def draw_stops(n_spins: int, st: UIntArray, kind: int, rs: tuple) -> IntArray:  # pragma: no cover - compiled
+    """Stops of ``n_spins`` spins on reel set ``rs``, drawn as :func:`play_block` draws them."""
+    out = np.empty((n_spins, rs[0].shape[0]), dtype=np.int64)
+    g = (st[0], st[1], st[2], st[3], st[4], st[5])
+    for i in range(n_spins):
+        _, g = _draw(rs[0], rs[1], rs[2], rs[4], out[i], g, kind)
+    for j in range(6):
+        st[j] = g[j]
+    return out
 
 
 @nb.njit(inline="always")
 def _square(acc: IntArray, slot: int, x: int) -> None:  # pragma: no cover - compiled
     lo = acc[slot + 1] + x * x
-    acc[slot] += lo >> SQ_SHIFT
-    acc[slot + 1] = lo & ((1 << SQ_SHIFT) - 1)
+    if lo >= _SQ_FLUSH:
+        acc[slot] += lo >> SQ_SHIFT
+        lo &= _SQ_MASK
+    acc[slot + 1] = lo
 
 
 @nb.njit(cache=True, nogil=True)
 def play_block(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple,
                ways: tuple, tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray,
                wins: IntArray) -> None:  # pragma: no cover - compiled
-    """Play ``n_plays`` whole plays (base spin and its feature), adding into ``acc``/``facc``.
+    """Play ``n_plays`` whole plays (a base spin and the feature it triggers) into ``acc``/``facc``.
 
-    ``tabs = (scatter_pay, trigger_count, award, retrigger)`` are indexed by the scatter
-    code (pay in credits, count of the trigger symbol) and by the trigger count.  When
-    ``wins`` is not empty it receives each play's capped win.
+    ``base``/``free`` are reel sets ``(modulus, weighted, cumulative weights, columns, scatter
+    code, rows, *prefix table)``, ``lines`` the row and symbol tries, ``ways`` the tables of
+    :func:`~mathkit.evaluate.ways_win`, ``tabs = (scatter credits, trigger count)`` by scatter
+    code and ``(award, retrigger)`` by trigger count.  The generator state ``st`` is advanced.
+    When ``wins`` is not empty it receives each play's paid (capped) win.
     """
     spay, trig, award, retrig = tabs
+    b_mod, b_weighted, b_cum, b_code = base[0], base[1], base[2], base[4]
+    f_mod, f_weighted, f_cum, f_code = free[0], free[1], free[2], free[4]
     is_ways = par[P_WAYS] != 0
     fs_mult = par[P_FS_MULT]
     sc_mult = fs_mult if par[P_FS_MULT_SCATTER] != 0 else 1
     max_spins = par[P_MAX_SPINS]
     bet = par[P_TOTAL_BET]
     cap = par[P_CAP]
-    n_reels = base[0].shape[0]
-    stops = np.empty(n_reels, dtype=np.int64)
-    window = np.zeros((n_reels, max(base[3].shape[2], free[3].shape[2])), dtype=np.int64)
-    n_nodes = lines[0].shape[0]
-    stack_r = np.empty(n_nodes + 1, dtype=np.int64)
-    stack_s = np.empty(n_nodes + 1, dtype=np.int64)
+    stops = np.empty(b_mod.shape[0], dtype=np.int64)
+    window = np.zeros((b_mod.shape[0], max(base[3].shape[2], free[3].shape[2])), dtype=np.int64)
+    stack_r = np.empty(lines[0].shape[0] + 1, dtype=np.int64)
+    stack_s = np.empty(lines[0].shape[0] + 1, dtype=np.int64)
     record = wins.shape[0] > 0
+    g = (st[0], st[1], st[2], st[3], st[4], st[5])
+    s_line = s_scat = s_total = hits = hits_bet = 0
     for i in range(n_plays):
-        code = _draw(st, kind, base, stops)
+        code, g = _draw(b_mod, b_weighted, b_cum, b_code, stops, g, kind)
         line = _spin_wins(base, lines, ways, is_ways, stops, window, stack_r, stack_s)
         scat = spay[code]
         feature = 0
@@ -288,7 +362,7 @@ def play_block(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple,
             awarded = left
             acc[A_TRIGGERS] += 1
             while left > 0:
-                code = _draw(st, kind, free, stops)
+                code, g = _draw(f_mod, f_weighted, f_cum, f_code, stops, g, kind)
                 w = _spin_wins(free, lines, ways, is_ways, stops, window, stack_r, stack_s)
                 feature += w * fs_mult + spay[code] * sc_mult
                 left -= 1
@@ -298,40 +372,48 @@ def play_block(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple,
                     acc[A_RETRIGGERS] += 1
                     left += more
                     awarded += more
-                if line + scat + feature >= cap:
+                if line + scat + feature >= cap:  # the play is over once the cap is reached
                     break
+        if record:
+            wins[i] = min(line + scat + feature, cap)
+        if line + scat + feature == 0:
+            continue
         total = line + scat + feature
         paid = min(total, cap)
-        cut = total - paid
-        acc[A_PLAYS] += 1
-        acc[A_LINE] += line
-        acc[A_SCATTER] += scat
-        acc[A_FREE] += feature
-        acc[A_CUT] += cut
-        acc[A_TOTAL] += paid
-        if record:
-            wins[i] = paid
-        if paid > 0:
-            if total >= _BIG_WIN:
-                acc[A_OVERFLOW] = 1
-            acc[A_HITS] += 1
-            acc[A_HITS_BET] += paid >= bet
-            acc[A_HITS_10] += paid >= 10 * bet
+        s_line += line
+        s_scat += scat
+        s_total += paid
+        hits += 1
+        hits_bet += paid >= bet
+        if total >= _BIG_WIN:
+            acc[A_OVERFLOW] = 1
+        _square(acc, A_SQUARES, line)
+        _square(acc, A_SQUARES + 2, scat)
+        _square(acc, A_SQUARES + 8, paid)
+        if paid >= 10 * bet:
+            acc[A_HITS_10] += 1
             acc[A_HITS_100] += paid >= 100 * bet
             acc[A_HITS_1000] += paid >= 1000 * bet
-            acc[A_CAP_HITS] += cut > 0 or paid == cap
-            acc[A_MAX] = max(acc[A_MAX], paid)
-            _square(acc, A_SQUARES, line)
-            _square(acc, A_SQUARES + 2, scat)
-            _square(acc, A_SQUARES + 8, paid)
-            if feature > 0:
-                _square(acc, A_SQUARES + 4, feature)
-            if cut > 0:
-                _square(acc, A_SQUARES + 6, cut)
-            xf = float(paid)
-            x2 = xf * xf
-            facc[F_X3] += x2 * xf
-            facc[F_X4] += x2 * x2
+        if feature > 0:
+            acc[A_FREE] += feature
+            _square(acc, A_SQUARES + 4, feature)
+        if total >= cap:
+            acc[A_CAP_HITS] += 1
+            acc[A_CUT] += total - paid
+            _square(acc, A_SQUARES + 6, total - paid)
+        acc[A_MAX] = max(acc[A_MAX], paid)
+        xf = float(paid)
+        x2 = xf * xf
+        facc[F_X3] += x2 * xf
+        facc[F_X4] += x2 * x2
+    acc[A_PLAYS] += n_plays
+    acc[A_LINE] += s_line
+    acc[A_SCATTER] += s_scat
+    acc[A_TOTAL] += s_total
+    acc[A_HITS] += hits
+    acc[A_HITS_BET] += hits_bet
+    for j in range(6):
+        st[j] = g[j]
 
 
 # --- a game compiled for the kernels ---------------------------------------------------
@@ -348,10 +430,11 @@ class SimSpec:
         RTP components the simulator reports, in order (``lines``/``ways``, ``scatter``,
         and ``free_spins`` / ``cap`` when the game has them).
     base, free
-        Reel sets as ``(modulus, weighted, cumulative weights, columns, scatter code, rows)``.
+        Reel sets as ``(modulus, weighted, cumulative weights, columns, scatter code, rows,
+        *prefix table)`` (see :func:`play_block` and :func:`prefix_table`).
     lines
         Row trie ``(first child, children, row, lines below, reel, symbol trie)``.
-    ways
+    ways_tables
         ``(match, pay, mult)`` for :func:`~mathkit.evaluate.ways_win`.
     tabs
         ``(scatter pay by code, trigger count by code, award by count, retrigger by count)``.
@@ -371,7 +454,8 @@ class SimSpec:
     par: IntArray
 
 
-def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray) -> tuple[npt.NDArray[Any], ...]:
+def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray,
+              lines: tuple[IntArray, ...]) -> tuple[npt.NDArray[Any], ...]:
     n_reels = ra.n_reels
     width = max(len(s) for s in ra.strips)
     height = int(ra.rows.max())
@@ -394,7 +478,12 @@ def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray) -> tuple[np
         one = np.array([int(ra.rows[r])], dtype=np.int64)
         for i in range(n):
             code[r, i] = scatter_code(col[i : i + 1], one, scatter_of, radix)
-    return mod, weighted, cum, cols, code, ra.rows.astype(np.int64)
+    n_stops = np.array([len(s) for s in ra.strips], dtype=np.int64)
+    k = 0
+    while lines[0].shape[0] > 1 and k < n_reels and int(np.prod(n_stops[: k + 1])) <= PREFIX_BUDGET:
+        k += 1
+    pre = prefix_table(k, n_stops, cols, *lines)
+    return (mod, weighted, cum, cols, code, ra.rows.astype(np.int64), *pre)
 
 
 def _row_trie(line_rows: IntArray) -> tuple[IntArray, ...]:
@@ -477,10 +566,11 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     award = np.array([fs.award(c) if fs else 0 for c in range(top + 1)], dtype=np.int64)
     retrig = np.array([fs.retrigger(c) if fs else 0 for c in range(top + 1)], dtype=np.int64)
     alphabets = [sorted({int(s) for ra in (base_ra, free_ra) for s in ra.strips[r]}) for r in range(t.n_reels)]
-    if t.ways:
-        line_arrays = (*_row_trie(np.zeros((1, t.n_reels), dtype=np.int64)), np.full((1, t.n_symbols), -1))
+    if t.ways:  # no lines: an empty walk
+        line_arrays = (*_row_trie(np.zeros((0, t.n_reels), dtype=np.int64)), np.full((1, t.n_symbols), -1))
     else:
         line_arrays = (*_row_trie(t.lines), _symbol_trie(t, alphabets))
+    walk = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in line_arrays)
     par = np.zeros(N_PAR, dtype=np.int64)
     par[P_WAYS] = int(t.ways)
     par[P_FS_MULT] = fs.multiplier if fs else 1
@@ -493,102 +583,8 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     components += ("cap",) if game.cap is not None else ()
     return SimSpec(
         name=game.name, total_bet=t.total_bet, ways=t.ways, components=components,
-        base=_reel_set(base_ra, scatter_of, radix), free=_reel_set(free_ra, scatter_of, radix),
-        lines=tuple(np.ascontiguousarray(a, dtype=np.int64) for a in line_arrays),
+        base=_reel_set(base_ra, scatter_of, radix, walk), free=_reel_set(free_ra, scatter_of, radix, walk),
+        lines=walk,
         ways_tables=(t.match, t.pay, t.mult), tabs=(spay, trig, award, retrig), par=par,
     )
 
-
-# --- blocks of plays: the unit of randomness --------------------------------------------
-
-G_OFFERED = 0
-G_ROUNDS = 1
-G_WON = 2
-G_STAKED = 3
-G_RETURNED = 4
-N_GACC = 5
-GF_AA = 0
-GF_AB = 1
-GF_BB = 2
-N_GFACC = 3
-
-
-@dataclass(frozen=True)
-class GamblePlan:
-    """A gamble strategy in numbers: win ``multiplier``× with probability ``num/den``.
-
-    Every capped win in ``(0, limit]`` is gambled, again and again up to ``rounds``
-    times, until it is lost or exceeds ``limit``.
-    """
-
-    num: int
-    den: int
-    multiplier: int
-    rounds: int
-    limit: int
-
-
-@dataclass(frozen=True, eq=False)
-class BlockSums:
-    """Per-block sums of a run of consecutive blocks ``first, first + 1, ...``."""
-
-    first: int
-    acc: IntArray
-    facc: FloatArray
-    gacc: IntArray
-    gfacc: FloatArray
-
-
-def block_seed(root: np.random.SeedSequence, block: int) -> np.random.SeedSequence:
-    """The ``block``-th child of ``root`` (what ``root.spawn`` would give a fresh ``root``)."""
-    return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, block), pool_size=root.pool_size)
-
-
-def play_gamble(wins: IntArray, plan: GamblePlan, rng: np.random.Generator) -> tuple[IntArray, FloatArray]:
-    """Gamble the winning plays of one block: integer and float sums (``G_*``, ``GF_*``)."""
-    staked = wins[(wins > 0) & (wins <= plan.limit)]
-    cur = staked.copy()
-    active = np.ones(cur.shape[0], dtype=np.bool_)
-    rounds = won_rounds = 0
-    for _ in range(plan.rounds):
-        idx = np.flatnonzero(active & (cur <= plan.limit))
-        if idx.size == 0:
-            break
-        won = rng.integers(0, plan.den, size=idx.size) < plan.num
-        rounds += idx.size
-        won_rounds += int(won.sum())
-        cur[idx[won]] *= plan.multiplier
-        cur[idx[~won]] = 0
-        active[idx[~won]] = False
-    g = np.array([staked.size, rounds, won_rounds, int(staked.sum()), int(cur.sum())], dtype=np.int64)
-    a = cur.astype(np.float64)
-    b = staked.astype(np.float64)
-    return g, np.array([a @ a, a @ b, b @ b], dtype=np.float64)
-
-
-def run_blocks(spec: SimSpec, root: np.random.SeedSequence, first: int, last: int, *, spins: int,
-               block: int, bit_generator: str = "PCG64", gamble: GamblePlan | None = None) -> BlockSums:
-    """Play blocks ``first .. last - 1`` of a run of ``spins`` plays cut into blocks of ``block``.
-
-    Block ``b`` holds plays ``b·block ..`` and draws from ``bit_generator`` seeded with
-    :func:`block_seed` ``(root, b)``; its gamble draws from that seed's first child.
-    """
-    n = last - first
-    acc = np.zeros((n, N_ACC), dtype=np.int64)
-    facc = np.zeros((n, N_FACC), dtype=np.float64)
-    gacc = np.zeros((n, N_GACC), dtype=np.int64)
-    gfacc = np.zeros((n, N_GFACC), dtype=np.float64)
-    make = np.random.SFC64 if bit_generator == "SFC64" else np.random.PCG64
-    for j, b in enumerate(range(first, last)):
-        n_plays = min(block, spins - b * block)
-        ss = block_seed(root, b)
-        kind, st = generator_state(make(ss))
-        wins = np.zeros(n_plays if gamble is not None else 0, dtype=np.int64)
-        play_block(n_plays, st, kind, spec.base, spec.free, spec.lines, spec.ways_tables, spec.tabs, spec.par,
-                   acc[j], facc[j], wins)
-        if acc[j, A_OVERFLOW]:
-            msg = f"{spec.name}: a play won 2**31 credits or more; the simulator's sums could overflow"
-            raise ModelError(msg)
-        if gamble is not None:
-            gacc[j], gfacc[j] = play_gamble(wins, gamble, np.random.Generator(make(ss.spawn(1)[0])))
-    return BlockSums(first, acc, facc, gacc, gfacc)

@@ -103,7 +103,7 @@ class ReelArrays:
         strip = self.strips[reel]
         n = len(strip)
         idx = (np.arange(n)[:, None] + np.arange(int(self.rows[reel]))[None, :]) % n
-        return strip[idx]
+        return np.asarray(strip[idx], dtype=np.int64)
 
 
 def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None) -> PayTables:
@@ -145,7 +145,7 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     for w in wilds:
         mult[sid[w.name]] = w.multiplier
     scatter_ids = np.array([sid[sp.symbol] for sp in game.scatter_pays], dtype=np.int64)
-    max_count = max(max(sum(rs.rows) for rs in game.reel_sets), 1)
+    max_count = max(*(sum(rs.rows) for rs in game.reel_sets), 1)
     scatter_pay = np.zeros((len(game.scatter_pays), max_count + 1), dtype=np.int64)
     for k, sp in enumerate(game.scatter_pays):
         for cnt in range(max_count + 1):

@@ -160,7 +160,7 @@ def test_save_refuses_overwrite_and_is_atomic(tmp_path: Path, monkeypatch: pytes
 
 def test_save_validates_before_writing(tmp_path: Path) -> None:
     g = game_from_dict(tiny())
-    broken = dataclasses.replace(g, paylines=((0, 0, 5),) + g.paylines[1:])
+    broken = dataclasses.replace(g, paylines=((0, 0, 5), *g.paylines[1:]))
     with pytest.raises(GameError, match=r"paylines\[0\]\[2\]"):
         save_game(broken, tmp_path / "x.toml")
     assert not (tmp_path / "x.toml").exists()
