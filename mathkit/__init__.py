@@ -7,7 +7,7 @@ Examples
 --------
 >>> import mathkit
 >>> game = mathkit.load_game("data/games/classic_3reel.toml")
->>> 0 < mathkit.rtp(game) < 1
+>>> 0 < mathkit.exact_rtp(game) < 1
 True
 """
 
@@ -20,20 +20,22 @@ from .game import Game
 from .io import load_game, loads_game, save_game
 
 if TYPE_CHECKING:
-    from .exact import rtp, spin
+    from .exact import rtp as exact_rtp
+    from .exact import spin
     from .par import build_par
 
-__all__ = ["Game", "GameError", "MathkitError", "ModelError", "build_par", "load_game", "loads_game", "rtp",
+__all__ = ["Game", "GameError", "MathkitError", "ModelError", "build_par", "exact_rtp", "load_game", "loads_game",
            "save_game", "spin"]
 __version__ = "0.1.0"
 
-_LAZY = {"rtp": "exact", "spin": "exact", "build_par": "par"}
+_LAZY = {"exact_rtp": ("exact", "rtp"), "spin": ("exact", "spin"), "build_par": ("par", "build_par")}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(f".{module}", __name__), attr)
     msg = f"module 'mathkit' has no attribute {name!r}"
     raise AttributeError(msg)

@@ -100,6 +100,7 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
     pay = t.pay.tolist()
     own = t.own.tolist()
     mult = t.mult.tolist()
+    present = [[(masks[s], mult[s], w) for s, w in enumerate(c) if w] for c in counts]
     out: dict[tuple[int, int, int], int] = defaultdict(int)
 
     def value(e: int, n: int, m: int) -> int:
@@ -117,9 +118,8 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
             out[best] += weight * tail[depth]
             return
         groups: dict[tuple[int, int], int] = defaultdict(int)
-        for s, w in enumerate(counts[depth]):
-            if w:
-                groups[(alive & masks[s], mult[s])] += w
+        for mask, ms, w in present[depth]:
+            groups[(alive & mask, ms)] += w
         for (new_alive, ms), w in groups.items():
             b = best
             dying = alive & ~new_alive
@@ -189,14 +189,19 @@ def _ways(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
 
 def scatter_count_weights(ra: ReelArrays, symbol_id: int) -> list[int]:
     """Weight of each count of ``symbol_id`` in the whole window (convolution over reels)."""
-    dist = np.array([1], dtype=object)
+    dist = [1]
     for r in range(ra.n_reels):
-        per_stop = (ra.columns(r) == symbol_id).sum(axis=1)
-        reel = np.zeros(int(ra.rows[r]) + 1, dtype=object)
-        for cnt, w in zip(per_stop.tolist(), ra.weights[r].tolist(), strict=True):
+        per_stop = (ra.columns(r) == symbol_id).sum(axis=1).tolist()
+        reel = [0] * (int(ra.rows[r]) + 1)
+        for cnt, w in zip(per_stop, ra.weights[r].tolist(), strict=True):
             reel[cnt] += w
-        dist = np.convolve(dist, reel)
-    return [int(x) for x in dist]
+        out = [0] * (len(dist) + len(reel) - 1)
+        for i, a in enumerate(dist):
+            if a:
+                for j, b in enumerate(reel):
+                    out[i + j] += a * b
+        dist = out
+    return dist
 
 
 def _scatters(t: PayTables, ra: ReelArrays) -> list[EntryHits]:

@@ -10,7 +10,8 @@ simulator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -109,6 +110,9 @@ class ReelArrays:
 def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None) -> PayTables:
     """Compile the pay rules of ``game`` for ``lines`` lines at ``coins`` coins per line.
 
+    The result depends only on the pay rules (symbols, paytable, lines, bet,
+    window size), not on the strips, and is cached on them: a reel edit reuses it.
+
     Examples
     --------
     >>> from mathkit.io import load_game
@@ -116,23 +120,32 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     >>> t.match.shape[1] == len(t.names)
     True
     """
-    names = game.symbol_names
+    n_lines = game.bet.lines if lines is None else lines
+    c = game.bet.coins[0] if coins is None else coins
+    window = max(sum(rs.rows) for rs in game.reel_sets)
+    rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels)
+    return _pay_tables(rules, window, n_lines, c)
+
+
+@lru_cache(maxsize=64)
+def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> PayTables:
+    symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels = rules
+    names = tuple(s.name for s in symbols)
     sid = {n: i for i, n in enumerate(names)}
-    n_reels = game.n_reels
-    coin_opts = game.bet.coins
-    c = coin_opts[0] if coins is None else coins
+    kinds = {s.name: s for s in symbols}
+    coin_opts = bet.coins
     coin_index = coin_opts.index(c) if c in coin_opts else None
-    n_entries = len(game.line_pays)
+    n_entries = len(line_pays)
     match = np.zeros((n_entries, len(names)), dtype=np.bool_)
     pay = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
     key = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
     own = np.zeros(n_entries, dtype=np.bool_)
-    wilds = game.wilds
-    for e, entry in enumerate(game.line_pays):
+    wilds = [s for s in symbols if s.is_wild]
+    for e, entry in enumerate(line_pays):
         members = set(entry.symbols)
         for s in entry.symbols:
             match[e, sid[s]] = True
-        if len(entry.symbols) == 1 and game.symbol(entry.symbols[0]).is_wild:
+        if len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild:
             own[e] = True
         else:
             for w in wilds:
@@ -144,20 +157,19 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     mult = np.ones(len(names), dtype=np.int64)
     for w in wilds:
         mult[sid[w.name]] = w.multiplier
-    scatter_ids = np.array([sid[sp.symbol] for sp in game.scatter_pays], dtype=np.int64)
-    max_count = max(*(sum(rs.rows) for rs in game.reel_sets), 1)
-    scatter_pay = np.zeros((len(game.scatter_pays), max_count + 1), dtype=np.int64)
-    for k, sp in enumerate(game.scatter_pays):
+    scatter_ids = np.array([sid[sp.symbol] for sp in scatter_pays], dtype=np.int64)
+    max_count = max(window, 1)
+    scatter_pay = np.zeros((len(scatter_pays), max_count + 1), dtype=np.int64)
+    for k, sp in enumerate(scatter_pays):
         for cnt in range(max_count + 1):
             scatter_pay[k, cnt] = sp.pay(cnt)
-    n_lines = game.bet.lines if lines is None else lines
-    if game.pay_mode == "lines":
-        line_rows = np.array(game.paylines[:n_lines], dtype=np.int64).reshape(n_lines, n_reels)
+    if pay_mode == "lines":
+        line_rows = np.array(paylines[:n_lines], dtype=np.int64).reshape(n_lines, n_reels)
     else:
         line_rows = np.zeros((0, n_reels), dtype=np.int64)
     return PayTables(
         names=names,
-        entries=tuple(e.name for e in game.line_pays),
+        entries=tuple(e.name for e in line_pays),
         match=match,
         pay=pay,
         key=key,
@@ -166,8 +178,8 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
         scatter_ids=scatter_ids,
         scatter_pay=scatter_pay,
         lines=line_rows,
-        total_bet=game.total_bet(n_lines, c),
-        ways=game.pay_mode == "ways",
+        total_bet=bet.total_bet(n_lines, c),
+        ways=pay_mode == "ways",
     )
 
 
