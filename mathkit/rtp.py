@@ -183,8 +183,19 @@ def _ways(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
                 rest = z_r[n]
                 for r in range(n + 1, n_reels):
                     rest *= totals[r]
-            out.append(EntryHits("ways", t.entries[e], int(t.key[e, n]), hits * rest, pay * ways_sum * rest))
-    return out
+            if hits * rest:
+                out.append(EntryHits("ways", t.entries[e], int(t.key[e, n]), hits * rest, pay * ways_sum * rest))
+    return _merge_rows(out)
+
+
+def _merge_rows(rows: list[EntryHits]) -> list[EntryHits]:
+    """One row per (component, entry, paytable count): runs paid as the same count add up."""
+    acc: dict[tuple[str, str, int], list[int]] = {}
+    for r in rows:
+        cell = acc.setdefault((r.component, r.entry, r.count), [0, 0])
+        cell[0] += r.hits
+        cell[1] += r.credits
+    return [EntryHits(c, e, k, h, cr) for (c, e, k), (h, cr) in acc.items()]
 
 
 def scatter_count_weights(ra: ReelArrays, symbol_id: int) -> list[int]:
@@ -210,8 +221,9 @@ def _scatters(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
         for cnt, w in enumerate(scatter_count_weights(ra, int(s))):
             pay = int(t.scatter_pay[k, cnt])
             if pay and w:
-                out.append(EntryHits("scatter", t.names[s], cnt, w, pay * t.total_bet * w))
-    return out
+                key = int(t.scatter_key[k, cnt])
+                out.append(EntryHits("scatter", t.names[s], key, w, pay * t.total_bet * w))
+    return _merge_rows(out)
 
 
 def component_rtp(game: Game, reels: str | None = None, *, lines: int | None = None,

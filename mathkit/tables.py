@@ -45,8 +45,9 @@ class PayTables:
         ``own[e]``: the entry is a wild's own combination (wild multipliers do not apply).
     mult
         ``mult[s]``: multiplier a wild applies when it substitutes (1 for other symbols).
-    scatter_ids, scatter_pay
-        Scatter symbols and ``scatter_pay[k, c]``: multiple of the total bet for ``c`` of them.
+    scatter_ids, scatter_pay, scatter_key
+        Scatter symbols, ``scatter_pay[k, c]``: multiple of the total bet for ``c`` of them, and
+        ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
     lines
         ``lines[l, r]``: window row of line ``l`` on reel ``r`` (the lines played).
     total_bet
@@ -64,6 +65,7 @@ class PayTables:
     mult: IntArray
     scatter_ids: IntArray
     scatter_pay: IntArray
+    scatter_key: IntArray
     lines: IntArray
     total_bet: int
     ways: bool
@@ -160,9 +162,11 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
     scatter_ids = np.array([sid[sp.symbol] for sp in scatter_pays], dtype=np.int64)
     max_count = max(window, 1)
     scatter_pay = np.zeros((len(scatter_pays), max_count + 1), dtype=np.int64)
+    scatter_key = np.zeros((len(scatter_pays), max_count + 1), dtype=np.int64)
     for k, sp in enumerate(scatter_pays):
         for cnt in range(max_count + 1):
             scatter_pay[k, cnt] = sp.pay(cnt)
+            scatter_key[k, cnt] = max((c for c, _ in sp.pays if c <= cnt), default=0)
     if pay_mode == "lines":
         line_rows = np.array(paylines[:n_lines], dtype=np.int64).reshape(n_lines, n_reels)
     else:
@@ -177,6 +181,7 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
         mult=mult,
         scatter_ids=scatter_ids,
         scatter_pay=scatter_pay,
+        scatter_key=scatter_key,
         lines=line_rows,
         total_bet=bet.total_bet(n_lines, c),
         ways=pay_mode == "ways",

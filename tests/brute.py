@@ -1,0 +1,235 @@
+"""A deliberately simple brute-force evaluator, used only by the tests.
+
+It shares nothing with mathkit's tables, evaluation kernels or exact engine:
+it reads the frozen game dataclasses and nothing else, visits every stop
+combination of a reel set, builds the window from the strips and pays it by
+the rules, in plain Python, written out the long way.
+
+The rules (as stated in :mod:`mathkit.evaluate`)
+------------------------------------------------
+* A line pays left to right from reel 1.  For every pay entry the run is the
+  number of leading positions whose symbol counts towards it: the symbol
+  itself, a member of a mixed group, or a wild that substitutes for one of
+  the entry's symbols.
+* The run pays the entry's pay for the largest declared count not above the
+  run, times the product of the multipliers of the wilds in the run; a wild's
+  own combination is never multiplied.
+* Only the highest win of a line is paid; ties go to the entry listed first.
+* Ways: for each entry, the ways are the product, over consecutive reels from
+  reel 1, of the number of window positions counting towards it (a wild with
+  multiplier m counts as m positions); every entry pays independently.
+* A scatter counts anywhere in the window and pays, for the largest declared
+  count not above the count shown, that multiple of the total bet.
+
+Hit keys are ``(component, entry name, paytable count)`` where the paytable
+count is the largest declared count not above the run (or the number of
+scatters shown).  Line hits count (outcome, line) pairs; ways and scatter
+hits count outcomes.
+
+This is slow on purpose (every outcome is visited); keep games small.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+
+from mathkit.game import Game, PayEntry
+
+__all__ = ["BruteResult", "brute_force"]
+
+HitKey = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class BruteResult:
+    """Everything a full-cycle visit of one reel set finds, in integers.
+
+    Attributes
+    ----------
+    cycle
+        Total weight of all outcomes (product of the reels' stop weights).
+    total_bet
+        Credits staked per spin.
+    distribution
+        ``{total win in credits: weight}`` (line or ways wins plus scatter wins).
+    joint
+        ``{(line or ways total, scatter counts): weight}``, the counts listed in
+        the order of ``game.scatter_pays``.
+    entries
+        ``{(component, entry, paytable count): (hits, credits)}`` for paying combinations.
+    """
+
+    cycle: int
+    total_bet: int
+    distribution: dict[int, int]
+    joint: dict[tuple[int, tuple[int, ...]], int]
+    entries: dict[HitKey, tuple[int, int]]
+
+    def credits(self, component: str | None = None) -> int:
+        return sum(c for (comp, _, _), (_, c) in self.entries.items() if component in (None, comp))
+
+    def rtp(self, component: str | None = None) -> Fraction:
+        return Fraction(self.credits(component), self.cycle * self.total_bet)
+
+    def variance(self) -> Fraction:
+        """Variance of the total win of one spin, in credits squared."""
+        mean = Fraction(sum(w * n for w, n in self.distribution.items()), self.cycle)
+        second = Fraction(sum(w * w * n for w, n in self.distribution.items()), self.cycle)
+        return second - mean * mean
+
+
+def _largest_declared(counts: list[int], n: int) -> int:
+    """The largest declared count not above ``n`` (0 when there is none)."""
+    best = 0
+    for k in counts:
+        if best < k <= n:
+            best = k
+    return best
+
+
+class _Rules:
+    """The pay rules of one game at one coin option, looked up by symbol name."""
+
+    def __init__(self, game: Game, coins: int) -> None:
+        self.game = game
+        self.coins = coins
+        self.coin_index = game.bet.coins.index(coins)
+        self.kind = {s.name: s.kind for s in game.symbols}
+        self.multiplier = {s.name: (s.multiplier if s.kind == "wild" else 1) for s in game.symbols}
+        self.substitutes = {s.name: set(s.substitutes) for s in game.symbols if s.kind == "wild"}
+
+    def is_own(self, entry: PayEntry) -> bool:
+        """The entry is a wild's own combination."""
+        return len(entry.symbols) == 1 and self.kind[entry.symbols[0]] == "wild"
+
+    def counts_towards(self, entry: PayEntry, name: str) -> bool:
+        if name in entry.symbols:
+            return True
+        if self.kind[name] != "wild" or self.is_own(entry):
+            return False
+        return any(member in self.substitutes[name] for member in entry.symbols)
+
+    def pay(self, entry: PayEntry, count: int) -> int:
+        """Credits for a run of ``count`` at this coin option (before multipliers)."""
+        return entry.pay(count, self.coins, self.coin_index)
+
+    def line(self, seq: tuple[str, ...]) -> tuple[int, PayEntry | None, int]:
+        """``(win, entry, run)`` of one line; the first entry wins a tie."""
+        best_win, best_entry, best_run = 0, None, 0
+        for entry in self.game.line_pays:
+            run = 0
+            mult = 1
+            for name in seq:
+                if not self.counts_towards(entry, name):
+                    break
+                run += 1
+                mult *= self.multiplier[name]
+            win = self.pay(entry, run)
+            if not self.is_own(entry):
+                win *= mult
+            if win > best_win:
+                best_win, best_entry, best_run = win, entry, run
+        return best_win, best_entry, best_run
+
+    def ways(self, window: tuple[tuple[str, ...], ...]) -> list[tuple[int, PayEntry, int]]:
+        """``(win, entry, run)`` for every entry that pays in a ways window."""
+        out = []
+        for entry in self.game.line_pays:
+            ways = 1
+            run = 0
+            for column in window:
+                here = sum(self.multiplier[name] for name in column if self.counts_towards(entry, name))
+                if here == 0:
+                    break
+                ways *= here
+                run += 1
+            win = self.pay(entry, run) * ways if run else 0
+            if win > 0:
+                out.append((win, entry, run))
+        return out
+
+
+def brute_force(game: Game, reels: str | None = None, *, lines: int | None = None,
+                coins: int | None = None) -> BruteResult:
+    """Visit every stop combination of reel set ``reels`` and pay each window.
+
+    ``lines`` is the number of paylines played (the first ones; default
+    ``game.bet.lines``), ``coins`` the coins per line (default the first
+    option).
+    """
+    rs = game.reel_set(reels)
+    coin = game.bet.coins[0] if coins is None else coins
+    n_lines = game.bet.lines if lines is None else lines
+    total_bet = n_lines * coin
+    rules = _Rules(game, coin)
+    paylines = game.paylines[:n_lines] if game.pay_mode == "lines" else ()
+    component = game.pay_mode
+
+    # every stop of every reel: (weight, the column of symbols it shows)
+    reel_stops = []
+    for r, strip in enumerate(rs.strips):
+        weights = rs.weights[r] if rs.weights is not None else (1,) * len(strip)
+        stops = []
+        for i, weight in enumerate(weights):
+            column = tuple(strip[(i + k) % len(strip)] for k in range(rs.rows[r]))
+            stops.append((weight, column))
+        reel_stops.append(stops)
+
+    line_cache: dict[tuple[str, ...], tuple[int, PayEntry | None, int]] = {}
+    cycle = 0
+    distribution: dict[int, int] = defaultdict(int)
+    joint: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
+    hits: dict[HitKey, list[int]] = defaultdict(lambda: [0, 0])
+
+    for combo in product(*reel_stops):
+        weight = 1
+        for w, _ in combo:
+            weight *= w
+        window = tuple(column for _, column in combo)
+        cycle += weight
+
+        line_total = 0
+        if component == "lines":
+            for rows in paylines:
+                seq = tuple(window[r][row] for r, row in enumerate(rows))
+                if seq not in line_cache:
+                    line_cache[seq] = rules.line(seq)
+                win, entry, run = line_cache[seq]
+                if win > 0:
+                    assert entry is not None
+                    key = (component, entry.name, _largest_declared(list(entry.counts), run))
+                    hits[key][0] += weight
+                    hits[key][1] += win * weight
+                    line_total += win
+        else:
+            for win, entry, run in rules.ways(window):
+                key = (component, entry.name, _largest_declared(list(entry.counts), run))
+                hits[key][0] += weight
+                hits[key][1] += win * weight
+                line_total += win
+
+        scatter_total = 0
+        shown = []
+        for sp in game.scatter_pays:
+            count = sum(1 for column in window for name in column if name == sp.symbol)
+            shown.append(count)
+            win = sp.pay(count) * total_bet
+            if win > 0:
+                key = ("scatter", sp.symbol, _largest_declared([k for k, _ in sp.pays], count))
+                hits[key][0] += weight
+                hits[key][1] += win * weight
+                scatter_total += win
+
+        distribution[line_total + scatter_total] += weight
+        joint[(line_total, tuple(shown))] += weight
+
+    return BruteResult(
+        cycle=cycle,
+        total_bet=total_bet,
+        distribution=dict(distribution),
+        joint=dict(joint),
+        entries={k: (h, c) for k, (h, c) in hits.items()},
+    )
