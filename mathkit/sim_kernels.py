@@ -91,6 +91,8 @@ N_PAR = 6
 
 PREFIX_BUDGET = 1 << 17
 """Most stop combinations the prefix table of a reel set may tabulate."""
+LUT_MAX = 1 << 16
+"""Weighted reels up to this total weight map virtual stops through a table, not a search."""
 
 _M32 = np.uint64(0xFFFFFFFF)
 _ZERO = np.uint64(0)
@@ -175,13 +177,20 @@ def _bounded(m: np.uint64, g: tuple, kind: int) -> tuple:  # pragma: no cover - 
 
 
 @nb.njit(inline="always")
-def _draw(mod: UIntArray, weighted: IntArray, cum: IntArray, code: IntArray, stops: IntArray, g: tuple,
+def _draw(mod: UIntArray, lut: IntArray, cum: IntArray, code: IntArray, stops: IntArray, g: tuple,
           kind: int) -> tuple:  # pragma: no cover - compiled
-    """Draw the stops of one spin; return ``(scatter code of the window, state)``."""
+    """Draw the stops of one spin; return ``(scatter code of the window, state)``.
+
+    ``lut[r]`` maps a virtual stop to its stop (``lut[r, 0] < 0``: the reel is unweighted;
+    ``lut.shape[1] == 0``: search the cumulative weights ``cum[r]`` instead).
+    """
     code_sum = 0
     for r in range(mod.shape[0]):
         u, g = _bounded(mod[r], g, kind)
-        if weighted[r]:  # the first stop whose cumulative weight exceeds u
+        if lut.shape[1] > 0:
+            if lut[r, 0] >= 0:
+                u = lut[r, u]
+        elif cum[r, 0] >= 0:  # the first stop whose cumulative weight exceeds u
             lo = np.int64(0)
             hi = np.int64(cum.shape[1] - 1)
             while lo < hi:
@@ -196,7 +205,7 @@ def _draw(mod: UIntArray, weighted: IntArray, cum: IntArray, code: IntArray, sto
     return code_sum, g
 
 
-@nb.njit(inline="always")
+@nb.njit(cache=True, nogil=True)
 def _walk(total: int, sp: int, stops: IntArray, cols: IntArray, first: IntArray, nchild: IntArray,
           row: IntArray, cnt: IntArray, depth: IntArray, sym: IntArray, stack_r: IntArray,
           stack_s: IntArray, stop_depth: int) -> tuple:  # pragma: no cover - compiled
@@ -236,16 +245,16 @@ def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nch
                  cnt: IntArray, depth: IntArray, sym: IntArray) -> tuple:  # pragma: no cover - compiled
     """Tabulate the walk over the first ``k`` reels for every combination of their stops.
 
-    Returns ``(credits, start, rnode, snode, radix)``: combination ``i = Σ stop_r·radix_r``
-    pays ``credits[i]`` on the lines already decided and leaves the open states
-    ``rnode, snode[start[i]:start[i + 1]]`` for the remaining reels.
+    Returns ``(table, open, offsets)``: combination ``i = Σ_r offsets[r, stop_r]`` pays
+    ``table[i, 0]`` credits on the lines already decided and leaves the open trie states
+    ``open[table[i, 1] : table[i + 1, 1]]`` (pairs of row node, symbol node) for the
+    remaining reels.
     """
     radix = np.ones(k, dtype=np.int64)
     for r in range(k - 2, -1, -1):
         radix[r] = radix[r + 1] * n_stops[r + 1]
     n = radix[0] * n_stops[0] if k > 0 else 1
-    credits = np.zeros(n, dtype=np.int64)
-    start = np.zeros(n + 1, dtype=np.int64)
+    table = np.zeros((n + 1, 2), dtype=np.int64)
     size = max(1024, n)
     out_r = np.empty(size, dtype=np.int64)
     out_s = np.empty(size, dtype=np.int64)
@@ -272,33 +281,57 @@ def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nch
         out_r[m : m + kept] = stack_r[:kept]
         out_s[m : m + kept] = stack_s[:kept]
         m += kept
-        credits[i] = total
-        start[i + 1] = m
-    return credits, start, out_r[:m].copy(), out_s[:m].copy(), radix
+        table[i, 0] = total
+        table[i + 1, 1] = m
+    opened = np.empty((m, 2), dtype=np.int64)
+    opened[:, 0] = out_r[:m]
+    opened[:, 1] = out_s[:m]
+    width = 1
+    for r in range(k):
+        width = max(width, n_stops[r])
+    offsets = np.zeros((k, width), dtype=np.int64)
+    for r in range(k):
+        for j in range(n_stops[r]):
+            offsets[r, j] = j * radix[r]
+    return table, opened, offsets
 
 
 @nb.njit(inline="always")
 def _spin_wins(rs: tuple, lines: tuple, ways: tuple, is_ways: bool, stops: IntArray, window: IntArray,
                stack_r: IntArray, stack_s: IntArray) -> int:  # pragma: no cover - compiled
-    """Line (or ways) credits of the window the stops show, before any feature multiplier."""
+    """Line (or ways) credits of the window the stops show, before any feature multiplier.
+
+    The walk is written out here rather than calling :func:`_walk`: nested inlined
+    helpers returning tuples compile to code several times slower.
+    """
     cols = rs[3]
-    if is_ways:
-        rows = rs[5]
-        for r in range(rows.shape[0]):
-            for k in range(rows[r]):
-                window[r, k] = cols[r, stops[r], k]
-        return ways_win(window, rows, ways[0], ways[1], ways[2])
-    pre_credits, pre_start, pre_r, pre_s, radix = rs[6], rs[7], rs[8], rs[9], rs[10]
-    idx = 0
-    for r in range(radix.shape[0]):
-        idx += stops[r] * radix[r]
-    sp = 0
-    for j in range(pre_start[idx], pre_start[idx + 1]):
-        stack_r[sp] = pre_r[j]
-        stack_s[sp] = pre_s[j]
-        sp += 1
-    first, nchild, row, cnt, depth, sym = lines
-    total, _ = _walk(pre_credits[idx], sp, stops, cols, first, nchild, row, cnt, depth, sym, stack_r, stack_s, -1)
+    total = 0
+    if True:
+        table, opened, offsets = rs[6], rs[7], rs[8]
+        first, nchild, row, cnt, depth, sym = lines
+        idx = 0
+        for r in range(offsets.shape[0]):
+            idx += offsets[r, stops[r]]
+        total = table[idx, 0]
+        sp = 0
+        for j in range(table[idx, 1], table[idx + 1, 1]):
+            stack_r[sp] = opened[j, 0]
+            stack_s[sp] = opened[j, 1]
+            sp += 1
+        while sp > 0:
+            sp -= 1
+            rn = stack_r[sp]
+            sn = stack_s[sp]
+            d = depth[rn]
+            s = stops[d]
+            for c in range(first[rn], first[rn] + nchild[rn]):
+                x = sym[sn, cols[d, s, row[c]]]
+                if x < 0:
+                    total += (-1 - x) * cnt[c]
+                else:
+                    stack_r[sp] = c
+                    stack_s[sp] = x
+                    sp += 1
     return total
 
 
@@ -323,22 +356,21 @@ def _square(acc: IntArray, slot: int, x: int) -> None:  # pragma: no cover - com
     acc[slot + 1] = lo
 
 
-@nb.njit(cache=True, nogil=True)
-def play_block(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple,
-               ways: tuple, tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray,
-               wins: IntArray) -> None:  # pragma: no cover - compiled
+@nb.njit(inline="always")
+def _play(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple, ways: tuple,
+          tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray,
+          is_ways: bool) -> None:  # pragma: no cover - compiled
     """Play ``n_plays`` whole plays (a base spin and the feature it triggers) into ``acc``/``facc``.
 
-    ``base``/``free`` are reel sets ``(modulus, weighted, cumulative weights, columns, scatter
+    ``base``/``free`` are reel sets ``(modulus, stop table, cumulative weights, columns, scatter
     code, rows, *prefix table)``, ``lines`` the row and symbol tries, ``ways`` the tables of
     :func:`~mathkit.evaluate.ways_win`, ``tabs = (scatter credits, trigger count)`` by scatter
     code and ``(award, retrigger)`` by trigger count.  The generator state ``st`` is advanced.
     When ``wins`` is not empty it receives each play's paid (capped) win.
     """
     spay, trig, award, retrig = tabs
-    b_mod, b_weighted, b_cum, b_code = base[0], base[1], base[2], base[4]
-    f_mod, f_weighted, f_cum, f_code = free[0], free[1], free[2], free[4]
-    is_ways = par[P_WAYS] != 0
+    b_mod, b_lut, b_cum, b_code = base[0], base[1], base[2], base[4]
+    f_mod, f_lut, f_cum, f_code = free[0], free[1], free[2], free[4]
     fs_mult = par[P_FS_MULT]
     sc_mult = fs_mult if par[P_FS_MULT_SCATTER] != 0 else 1
     max_spins = par[P_MAX_SPINS]
@@ -352,7 +384,7 @@ def play_block(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple,
     g = (st[0], st[1], st[2], st[3], st[4], st[5])
     s_line = s_scat = s_total = hits = hits_bet = 0
     for i in range(n_plays):
-        code, g = _draw(b_mod, b_weighted, b_cum, b_code, stops, g, kind)
+        code, g = _draw(b_mod, b_lut, b_cum, b_code, stops, g, kind)
         line = _spin_wins(base, lines, ways, is_ways, stops, window, stack_r, stack_s)
         scat = spay[code]
         feature = 0
@@ -362,7 +394,7 @@ def play_block(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple,
             awarded = left
             acc[A_TRIGGERS] += 1
             while left > 0:
-                code, g = _draw(f_mod, f_weighted, f_cum, f_code, stops, g, kind)
+                code, g = _draw(f_mod, f_lut, f_cum, f_code, stops, g, kind)
                 w = _spin_wins(free, lines, ways, is_ways, stops, window, stack_r, stack_s)
                 feature += w * fs_mult + spay[code] * sc_mult
                 left -= 1
@@ -430,7 +462,7 @@ class SimSpec:
         RTP components the simulator reports, in order (``lines``/``ways``, ``scatter``,
         and ``free_spins`` / ``cap`` when the game has them).
     base, free
-        Reel sets as ``(modulus, weighted, cumulative weights, columns, scatter code, rows,
+        Reel sets as ``(modulus, stop table, cumulative weights, columns, scatter code, rows,
         *prefix table)`` (see :func:`play_block` and :func:`prefix_table`).
     lines
         Row trie ``(first child, children, row, lines below, reel, symbol trie)``.
@@ -460,19 +492,23 @@ def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray,
     width = max(len(s) for s in ra.strips)
     height = int(ra.rows.max())
     mod = np.zeros(n_reels, dtype=np.uint64)
-    weighted = np.zeros(n_reels, dtype=np.int64)
+    totals = [int(ra.weights[r].sum()) if ra.weighted else len(ra.strips[r]) for r in range(n_reels)]
+    small = ra.weighted and max(totals) <= LUT_MAX
+    lut = np.full((n_reels, max(totals) if small else int(not ra.weighted)), -1, dtype=np.int64)
     cum = np.full((n_reels, width), np.iinfo(np.int64).max, dtype=np.int64)
+    cum[:, 0] = -1
     cols = np.zeros((n_reels, width, height), dtype=np.int64)
     code = np.zeros((n_reels, width), dtype=np.int64)
     for r in range(n_reels):
         n = len(ra.strips[r])
-        total = int(ra.weights[r].sum()) if ra.weighted else n
-        if total >= 1 << 32:
-            msg = f"reel set {ra.name!r}: reel {r + 1} has total weight {total}; the simulator draws below 2**32"
+        if totals[r] >= 1 << 32:
+            msg = f"reel set {ra.name!r}: reel {r + 1} has total weight {totals[r]}; the simulator draws below 2**32"
             raise ModelError(msg)
-        mod[r] = total
-        weighted[r] = int(ra.weighted)
-        cum[r, :n] = np.cumsum(ra.weights[r])
+        mod[r] = totals[r]
+        if ra.weighted:
+            cum[r, :n] = np.cumsum(ra.weights[r])
+            if small:
+                lut[r, : totals[r]] = np.repeat(np.arange(n), ra.weights[r])
         col = ra.columns(r)
         cols[r, :n, : col.shape[1]] = col
         one = np.array([int(ra.rows[r])], dtype=np.int64)
@@ -483,7 +519,7 @@ def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray,
     while lines[0].shape[0] > 1 and k < n_reels and int(np.prod(n_stops[: k + 1])) <= PREFIX_BUDGET:
         k += 1
     pre = prefix_table(k, n_stops, cols, *lines)
-    return (mod, weighted, cum, cols, code, ra.rows.astype(np.int64), *pre)
+    return (mod, lut, cum, cols, code, ra.rows.astype(np.int64), *pre)
 
 
 def _row_trie(line_rows: IntArray) -> tuple[IntArray, ...]:
@@ -588,3 +624,29 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
         ways_tables=(t.match, t.pay, t.mult), tabs=(spay, trig, award, retrig), par=par,
     )
 
+
+
+@nb.njit(cache=True, nogil=True)
+def _play_lines(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple, ways: tuple,
+                tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray,
+                wins: IntArray) -> None:  # pragma: no cover - compiled
+    _play(n_plays, st, kind, base, free, lines, ways, tabs, par, acc, facc, wins, False)
+
+
+@nb.njit(cache=True, nogil=True)
+def _play_ways(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple, ways: tuple,
+               tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray,
+               wins: IntArray) -> None:  # pragma: no cover - compiled
+    _play(n_plays, st, kind, base, free, lines, ways, tabs, par, acc, facc, wins, True)
+
+
+def play_block(n_plays: int, st: UIntArray, kind: int, spec: SimSpec, acc: IntArray, facc: FloatArray,
+               wins: IntArray) -> None:
+    """Play ``n_plays`` whole plays of ``spec`` from generator state ``st`` into ``acc``/``facc``.
+
+    A lines game and a ways game run different compiled functions: one holding both
+    branches runs several times slower.
+    """
+    kernel = _play_ways if spec.ways else _play_lines
+    kernel(n_plays, st, kind, spec.base, spec.free, spec.lines, spec.ways_tables, spec.tabs, spec.par,
+           acc, facc, wins)
