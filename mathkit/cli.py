@@ -1,4 +1,4 @@
-"""The ``mathkit`` command line: ``par``, ``simulate``, ``tune``, ``check``, ``render``.
+"""The ``mathkit`` command line: ``par``, ``simulate``, ``tune``, ``check``, ``export``, ``render``.
 
 Errors in a game file print the validation message and exit with status 2,
 without a traceback.
@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
         ("simulate", "simulate", "Monte Carlo simulation of the rules, checked against the exact figures"),
         ("tune", "tune", "solve strips or pays for a target RTP"),
         ("check", "checks", "certification checks"),
+        ("export", "export", "XLSX PAR sheet, game-server JSON, diff between two games"),
         ("render", "render", "execute notebooks and write offline HTML"),
     ):
         sp = sub.add_parser(name, help=helptext, add_help=False)

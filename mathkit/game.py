@@ -92,6 +92,8 @@ class ReelSet:
     weights
         Optional integer weight per stop (virtual stops); ``None`` means every
         stop has weight 1.
+    declared_rtp
+        The RTP this set (an RTP variant) advertises, when it has its own.
 
     Examples
     --------
@@ -104,6 +106,7 @@ class ReelSet:
     strips: tuple[tuple[str, ...], ...]
     rows: tuple[int, ...]
     weights: tuple[tuple[int, ...], ...] | None = None
+    declared_rtp: Fraction | None = None
 
     @property
     def n_reels(self) -> int:
@@ -352,6 +355,13 @@ class Game:
     @property
     def n_reels(self) -> int:
         return self.reel_sets[0].n_reels
+
+    def declared_for(self, reels: str | None = None) -> Fraction | None:
+        """Declared RTP of reel set ``reels``: its own, else the game's for the default set."""
+        rs = self.reel_set(reels)
+        if rs.declared_rtp is not None:
+            return rs.declared_rtp
+        return self.declared_rtp if rs.name == self.default_reels else None
 
     @property
     def wilds(self) -> tuple[Symbol, ...]:

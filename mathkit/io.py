@@ -189,7 +189,7 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
         where = f"reels.{name}"
         if not isinstance(spec, dict):
             raise GameError("expected a table with strips, rows and optional weights", field=where)
-        _check_keys(spec, ("strips", "rows", "weights"), where)
+        _check_keys(spec, ("strips", "rows", "weights", "declared_rtp"), where)
         if "strips" not in spec:
             raise GameError("missing strips", field=f"{where}.strips",
                             fix="strips = [\"A B C ...\", ...], one per reel")
@@ -219,7 +219,9 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
                                     field=f"{where}.weights[{r}]", fix="give one weight per stop")
                 wl.append(tuple(_int(w, f"{where}.weights[{r}][{i}]") for i, w in enumerate(ws)))
             weights = tuple(wl)
-        sets.append(ReelSet(name, strips, rows, weights))
+        declared = spec.get("declared_rtp")
+        sets.append(ReelSet(name, strips, rows, weights,
+                            None if declared is None else _fraction(declared, f"{where}.declared_rtp")))
     return tuple(sets)
 
 
@@ -485,6 +487,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         spec = {"rows": list(rs.rows), "strips": [" ".join(strip) for strip in rs.strips]}
         if rs.weights is not None:
             spec["weights"] = [list(w) for w in rs.weights]
+        if rs.declared_rtp is not None:
+            spec["declared_rtp"] = _frac_out(rs.declared_rtp)
         reels[rs.name] = spec
     out["reels"] = reels
     if game.paylines:

@@ -110,7 +110,7 @@ class ParSheet:
 
     @property
     def declared_rtp(self) -> Fraction | None:
-        return self.game.declared_rtp
+        return self.game.declared_for(self.reels)
 
 
 def symbol_counts(game: Game) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:

@@ -85,8 +85,8 @@ def par_to_dict(par: ParSheet) -> dict[str, Any]:
         ],
         "readings": [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in g.readings],
     }
-    if g.declared_rtp is not None:
-        out["declared_rtp"] = float(g.declared_rtp)
+    if par.declared_rtp is not None:
+        out["declared_rtp"] = float(par.declared_rtp)
     if g.cap is not None:
         out["cap"] = g.cap
         out["cap_probability"] = par.cap_probability.value if par.cap_probability else None
@@ -110,9 +110,9 @@ def par_to_text(par: ParSheet) -> str:
     w.append(f"  {'total':<24} {_pct(par.rtp.value, 6):>14}   [{par.rtp.method}]"
              + (f"  = {par.rtp.exact_str()}" if par.rtp.exact is not None and len(par.rtp.exact_str() or "") < 40
                 else ""))
-    if g.declared_rtp is not None:
-        delta = par.rtp.value - float(g.declared_rtp)
-        w.append(f"  {'declared':<24} {_pct(float(g.declared_rtp), 6):>14}   (Δ {100 * delta:+.6f} pp)")
+    if par.declared_rtp is not None:
+        delta = par.rtp.value - float(par.declared_rtp)
+        w.append(f"  {'declared':<24} {_pct(float(par.declared_rtp), 6):>14}   (Δ {100 * delta:+.6f} pp)")
     w.append("")
     w.append("Volatility and hits")
     w.append(f"  hit frequency (any win)     {_pct(par.hit_frequency.value)}  ({_one_in(par.hit_frequency.value)})")

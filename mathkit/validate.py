@@ -85,6 +85,10 @@ def _check_reels(game: Game) -> None:
                     if w <= 0:
                         raise GameError(f"weight {w} is not positive", field=f"{where}.weights[{r}][{i}]",
                                         fix="weights are whole numbers ≥ 1; remove the stop instead of weighting it 0")
+    for rs in game.reel_sets:
+        if rs.declared_rtp is not None and not 0 < rs.declared_rtp < 2:
+            raise GameError(f"declared RTP {float(rs.declared_rtp)} is not a fraction of the bet",
+                            field=f"reels.{rs.name}.declared_rtp", fix="write e.g. 0.95 for 95%")
     if game.default_reels not in seen:
         raise GameError(f"no reel set {game.default_reels!r}", field="default_reels",
                         fix=f"use one of: {_names(list(seen))}")

@@ -33,7 +33,14 @@ def test_par_json_keys_and_breakdown(capsys: pytest.CaptureFixture[str]) -> None
     assert d["provenance"]["rtp"] == "exact"
     # VI = z·σ for the three levels
     assert d["volatility_index"]["95%"] == pytest.approx(1.960 * d["sd"])
-    assert "declared_rtp" not in d
+    assert d["declared_rtp"] == 0.9629  # as written in the file
+    assert abs(d["rtp"] - d["declared_rtp"]) <= 0.00005
+
+
+def test_par_json_declared_rtp_per_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["par", "data/games/sizzling_hot.toml", "--reels", "rtp99", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["declared_rtp"] == 0.99088693
 
 
 def test_par_text(capsys: pytest.CaptureFixture[str]) -> None:
