@@ -109,6 +109,17 @@ class ParSheet:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def max_win_bounded(self) -> bool:
+        """False when retriggers without a limit or cap make a play's win unbounded.
+
+        ``max_win`` is then the largest win of the computed (truncated) distribution.
+        """
+        fs = self.game.free_spins
+        unbounded = (fs is not None and any(v > 0 for _, v in fs.retriggers) and fs.max_spins is None
+                     and self.game.cap is None)
+        return not unbounded
+
+    @property
     def declared_rtp(self) -> Fraction | None:
         return self.game.declared_for(self.reels)
 

@@ -58,6 +58,7 @@ def par_to_dict(par: ParSheet) -> dict[str, Any]:
         "hit_frequency_win_ge_bet": par.hit_frequency_bet.value,
         "volatility_index": vi,
         "max_win": par.max_win.value,
+        "max_win_bounded": par.max_win_bounded,
         "max_win_probability": par.max_win_probability.value,
         "p_win_ge": {f"{m}x": f.value for m, f in par.tails.items()},
         "cycle": par.cycle,
@@ -121,8 +122,12 @@ def par_to_text(par: ParSheet) -> str:
     w.append(f"  σ per total bet             {par.sd.value:.4f}   [{par.sd.method}]")
     w.append("  volatility index            " + "  ".join(f"{k}: {f.value:.4f}" for k, f in
                                                           par.volatility_index.items()))
-    w.append(f"  max win                     {par.max_win.value:,.2f} × bet  "
-             f"({_one_in(par.max_win_probability.value)})")
+    if par.max_win_bounded:
+        w.append(f"  max win                     {par.max_win.value:,.2f} × bet  "
+                 f"({_one_in(par.max_win_probability.value)})")
+    else:
+        w.append("  max win                     unbounded (free spins retrigger without limit); largest computed "
+                 f"{par.max_win.value:,.2f} × bet ({_one_in(par.max_win_probability.value)})")
     for m, f in par.tails.items():
         w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({_one_in(f.value)})")
     if par.cap_probability is not None and g.cap is not None:

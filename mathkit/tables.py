@@ -46,7 +46,7 @@ class PayTables:
     mult
         ``mult[s]``: multiplier a wild applies when it substitutes (1 for other symbols).
     scatter_ids, scatter_pay, scatter_key
-        Scatter symbols, ``scatter_pay[k, c]``: multiple of the total bet for ``c`` of them, and
+        Every scatter symbol (paying or not, e.g. a feature trigger), ``scatter_pay[k, c]``: multiple of the total bet for ``c`` of them, and
         ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
     lines
         ``lines[l, r]``: window row of line ``l`` on reel ``r`` (the lines played).
@@ -159,11 +159,17 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
     mult = np.ones(len(names), dtype=np.int64)
     for w in wilds:
         mult[sid[w.name]] = w.multiplier
-    scatter_ids = np.array([sid[sp.symbol] for sp in scatter_pays], dtype=np.int64)
+    # every scatter symbol is counted (a trigger may have no pays of its own), in symbol order
+    scatter_names = [s.name for s in symbols if s.is_scatter]
+    pays_of = {sp.symbol: sp for sp in scatter_pays}
+    scatter_ids = np.array([sid[n] for n in scatter_names], dtype=np.int64)
     max_count = max(window, 1)
-    scatter_pay = np.zeros((len(scatter_pays), max_count + 1), dtype=np.int64)
-    scatter_key = np.zeros((len(scatter_pays), max_count + 1), dtype=np.int64)
-    for k, sp in enumerate(scatter_pays):
+    scatter_pay = np.zeros((len(scatter_names), max_count + 1), dtype=np.int64)
+    scatter_key = np.zeros((len(scatter_names), max_count + 1), dtype=np.int64)
+    for k, name in enumerate(scatter_names):
+        sp = pays_of.get(name)
+        if sp is None:
+            continue
         for cnt in range(max_count + 1):
             scatter_pay[k, cnt] = sp.pay(cnt)
             scatter_key[k, cnt] = max((c for c, _ in sp.pays if c <= cnt), default=0)

@@ -1,0 +1,93 @@
+"""Dynasty: the full PAR sheet (free spins and gamble included) and the RTP after a reel edit.
+
+Targets (issue 3): the full PAR sheet ≤ 10 s on 2 cores; after a reel edit, the exact
+RTP with features (mean only, :func:`mathkit.freespins.rtp_with_features`) ≤ 50 ms.
+Run with ``python -m benchmarks dynasty``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+from mathkit.exact import spin
+from mathkit.features import analyse_features, free_spin_figures
+from mathkit.freespins import rtp_with_features
+from mathkit.game import Game
+from mathkit.io import load_game
+from mathkit.par import build_par
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "data" / "games" / "dynasty.toml"
+
+
+def timed(fn: Callable[[], object], repeat: int = 3) -> tuple[float, float]:
+    """(first call, best of ``repeat`` further calls) in seconds."""
+    t0 = time.perf_counter()
+    fn()
+    first = time.perf_counter() - t0
+    best = math.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return first, best
+
+
+def row(label: str, seconds: float, target: float | None = None) -> None:
+    status = "" if target is None else ("  ok" if seconds <= target else f"  MISSED (target {target:g} s)")
+    print(f"  {label:<52} {seconds * 1e3:10.1f} ms{status}", flush=True)
+
+
+def edited(game: Game, k: int) -> Game:
+    """The game with stop ``k`` of base reel 1 replaced by the next regular symbol (a reel edit)."""
+    rs = game.reel_set("base")
+    regular = [s.name for s in game.symbols if s.kind == "regular"]
+    strip = list(rs.strips[0])
+    i = k % len(strip)
+    if strip[i] in regular:
+        strip[i] = regular[(regular.index(strip[i]) + 1) % len(regular)]
+    new = dataclasses.replace(rs, strips=(tuple(strip), *rs.strips[1:]))
+    return dataclasses.replace(game, reel_sets=tuple(new if r.name == "base" else r for r in game.reel_sets))
+
+
+def main() -> None:
+    game = load_game(GAME)
+    print(f"{game.name}: base cycle {game.reel_set('base').cycle:,}, free cycle {game.reel_set('free').cycle:,}")
+    first, best = timed(lambda: build_par(game, parallel=True), repeat=2)
+    row("full PAR sheet, first call (JIT caches warm)", first, 10.0)
+    row("full PAR sheet, best of 2 more", best, 10.0)
+    base = spin(game, parallel=True)
+    row("  base spin: exact joint distribution", timed(lambda: spin(game, parallel=True))[1])
+    row("  free spins + gamble (analyse_features)", timed(lambda: analyse_features(game, base), repeat=2)[1])
+    row("exact RTP with features (unchanged game)", timed(lambda: rtp_with_features(game), repeat=20)[1], 0.05)
+    worst = 0.0
+    for k in range(20):
+        g = edited(game, 7 * k + 3)
+        t0 = time.perf_counter()
+        rtp_with_features(g)
+        worst = max(worst, time.perf_counter() - t0)
+    row("exact RTP with features after a reel edit (worst of 20)", worst, 0.05)
+
+    par = build_par(game, parallel=True)
+    print("\n  figures (25 lines × 1 coin, total bet 25 credits)")
+    for name, f in par.components.items():
+        print(f"    RTP {name:<22} {f.value:.6%}")
+    assert par.rtp.exact is not None and game.declared_rtp is not None
+    print(f"    RTP total                  {par.rtp.value:.6%}  (declared {float(game.declared_rtp):.2%}, "
+          f"Δ {float(par.rtp.exact - game.declared_rtp) * 100:+.6f} pp)")
+    print(f"    hit frequency              {par.hit_frequency.value:.4%}  (win ≥ bet {par.hit_frequency_bet.value:.4%})")
+    sd1 = free_spin_figures(game, spin(game, lines=1, parallel=True), distribution=False)[0]
+    print(f"    σ per bet, 25 lines        {par.sd.value:.4f}")
+    print(f"    σ per bet, 1 line          {math.sqrt(sd1.play_var) / sd1.bet:.4f}  "
+          f"(RTP {float(sum(rtp_with_features(game, lines=1).values(), Fraction(0))):.6%})")
+    fs = next(s for s in par.features if s.name == "Free spins")
+    for key, fig in fs.figures:
+        if key in ("trigger frequency (1 in N)", "expected length (spins)", "average feature win (× bet)",
+                   "σ of the feature win (× bet)", "P(retrigger) per free spin"):
+            print(f"    {key:<34} {fig.value:.6g}")
+    print(f"    truncated mass (whole play)  {par.distribution.lost_mass:.3g}")
