@@ -10,11 +10,10 @@ return new distributions.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
-
-import math
 
 import numpy as np
 import numpy.typing as npt

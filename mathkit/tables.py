@@ -46,8 +46,8 @@ class PayTables:
     mult
         ``mult[s]``: multiplier a wild applies when it substitutes (1 for other symbols).
     scatter_ids, scatter_pay, scatter_key
-        Every scatter symbol (paying or not, e.g. a feature trigger), ``scatter_pay[k, c]``: multiple of the total bet for ``c`` of them, and
-        ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
+        Every scatter symbol (paying or not, e.g. a feature trigger); ``scatter_pay[k, c]``: the
+        multiple of the total bet for ``c`` of them; ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
     lines
         ``lines[l, r]``: window row of line ``l`` on reel ``r`` (the lines played).
     total_bet

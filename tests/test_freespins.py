@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction as F
 from pathlib import Path
-
-import dataclasses
 
 import numpy as np
 import pytest
