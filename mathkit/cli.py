@@ -48,39 +48,37 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--coins", type=int, help="coins per line (default: the first coin option)")
     par.set_defaults(func=_par)
 
-    for name, module, helptext in (
-        ("simulate", "simulate", "Monte Carlo simulation of the rules, checked against the exact figures"),
-        ("tune", "tune", "solve strips or pays for a target RTP"),
-        ("check", "checks", "certification checks"),
-        ("export", "export", "XLSX PAR sheet, game-server JSON, diff between two games"),
-        ("render", "render", "execute notebooks and write offline HTML"),
-    ):
-        sp = sub.add_parser(name, help=helptext, add_help=False)
-        sp.add_argument("rest", nargs=argparse.REMAINDER)
-        sp.set_defaults(func=_delegate(module))
+    for name, (_, helptext) in DELEGATED.items():
+        # listed for --help; their own parsers (module.cli) take every argument
+        sub.add_parser(name, help=helptext, add_help=False)
     return p
 
 
-def _delegate(module: str) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        import importlib
+#: subcommands whose own module parses their arguments: name -> (module, help)
+DELEGATED = {
+    "simulate": ("simulate", "Monte Carlo simulation of the rules, checked against the exact figures"),
+    "tune": ("tune", "solve strips or pays for a target RTP; sensitivities"),
+    "check": ("checks", "certification checks"),
+    "export": ("export", "XLSX PAR sheet, game-server JSON, diff between two games"),
+    "render": ("render", "execute notebooks and write offline HTML"),
+}
 
-        try:
-            mod = importlib.import_module(f"mathkit.{module}")
-        except ModuleNotFoundError:
-            print(f"mathkit {args.command}: not available in this build", file=sys.stderr)
-            return 2
-        result: int = mod.cli(list(args.rest))
-        return result
 
-    return run
+def _delegate(command: str, rest: list[str]) -> int:
+    import importlib
+
+    mod = importlib.import_module(f"mathkit.{DELEGATED[command][0]}")
+    cli: Callable[[list[str]], int] = mod.cli
+    return cli(rest)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
     try:
+        if args_list and args_list[0] in DELEGATED:
+            return _delegate(args_list[0], args_list[1:])
+        args = _parser().parse_args(args_list)
         status: int = args.func(args)
     except MathkitError as exc:
         print(f"error: {exc}", file=sys.stderr)

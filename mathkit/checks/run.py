@@ -1,0 +1,64 @@
+"""Running the checks: the registry :data:`CHECKS` in order, and :func:`run_checks`.
+
+A check that cannot even be computed (an invalid game, a feature that never
+ends) fails with the reason; :func:`run_checks` never raises for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..errors import MathkitError
+from ..game import Game
+from .awards import check_award_odds, check_awards_reachable, check_declared_rtp, check_game_valid, check_rtp_bounds
+from .limits import (
+    check_cap,
+    check_cycle_64bit,
+    check_features_terminate,
+    check_gamble_fair,
+    check_gamble_limits,
+    check_hit_frequency,
+    check_win_overflow,
+)
+from .profiles import PROFILES, Check, Profile, _Ctx
+
+__all__ = ["CHECKS", "CHECK_NAMES", "run_checks"]
+
+CHECKS: tuple[Callable[[_Ctx], Check], ...] = (
+    check_game_valid, check_declared_rtp, check_rtp_bounds, check_awards_reachable, check_award_odds,
+    check_gamble_fair, check_gamble_limits, check_features_terminate, check_cap, check_win_overflow,
+    check_cycle_64bit, check_hit_frequency,
+)
+
+#: the names of the checks, in the order they run
+CHECK_NAMES = tuple(fn.__name__.removeprefix("check_") for fn in CHECKS)
+
+
+def run_checks(game: Game, profile: str | Profile = "gli11", *, reels: str | None = None,
+               only: Sequence[str] | None = None) -> list[Check]:
+    """Every certification check on ``game`` under ``profile`` (``gli11``, ``anz``, ``ukgc`` or a :class:`Profile`).
+
+    ``only`` restricts the run to the named checks (see :data:`CHECK_NAMES`).
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> checks = run_checks(load_game("data/games/classic_3reel.toml"))
+    >>> len(checks) >= 8, [c.name for c in checks if not c.passed]
+    (True, [])
+    """
+    prof = PROFILES[profile] if isinstance(profile, str) else profile
+    name = reels or game.default_reels
+    ctx = _Ctx(game, prof, name)
+    out = []
+    for fn in CHECKS:
+        check_name = fn.__name__.removeprefix("check_")
+        if only is not None and check_name not in only:
+            continue
+        try:
+            out.append(fn(ctx))
+        except MathkitError as exc:
+            out.append(Check(check_name, False, f"cannot be computed: {exc}"))
+        except (ArithmeticError, ValueError, KeyError, IndexError) as exc:
+            out.append(Check(check_name, False, f"cannot be computed: {type(exc).__name__}: {exc}"))
+    return out

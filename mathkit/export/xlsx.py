@@ -1,0 +1,215 @@
+"""The PAR sheet as an Excel workbook: :func:`write_par_xlsx`.
+
+Sheets ``summary``, ``reels``, ``paytable`` (hits, probability, RTP
+contribution), ``features``, ``distribution``, ``checks``; written to a
+temporary file in the same folder and renamed, so a crash never leaves half a
+workbook.  Exact values travel as ``"n/d"`` text beside the float; integers
+above 2⁵³ (which Excel would round) are written as text.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..par import Figure, ParSheet
+from .server import _frac
+
+__all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]
+
+EXCEL_ROWS = 1_048_576
+SAFE_INT = 2**53 - 1
+
+
+def _cell(x: object) -> object:
+    """A value Excel keeps exactly: big integers and Fractions as text."""
+    if isinstance(x, bool):
+        return x
+    if isinstance(x, int):
+        return x if abs(x) <= SAFE_INT else str(x)
+    if isinstance(x, Fraction):
+        return _frac(x)
+    return x
+
+
+def _save_atomic(workbook: Any, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        workbook.save(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _fig_row(name: str, f: Figure) -> list[object]:
+    return [name, f.value, f.exact_str() or "", f.method]
+
+
+def _summary_rows(par: ParSheet) -> list[list[object]]:
+    g = par.game
+    rows: list[list[object]] = [
+        ["figure", "value", "exact", "method"],
+        ["game", g.name, "", ""],
+        ["reel set", par.reels, "", ""],
+        ["pay mode", g.pay_mode, "", ""],
+        ["lines played", par.lines, "", ""],
+        ["coins per line", par.coins, "", ""],
+        ["total bet (credits)", par.total_bet, "", ""],
+        ["cycle", _cell(par.cycle), str(par.cycle), "exact"],
+        _fig_row("RTP", par.rtp),
+    ]
+    rows += [_fig_row(f"RTP: {k}", f) for k, f in par.components.items()]
+    if g.declared_rtp is not None:
+        rows.append(["declared RTP", float(g.declared_rtp), _frac(g.declared_rtp), "declared"])
+        delta = Fraction(par.rtp.exact) - g.declared_rtp if par.rtp.exact is not None else None
+        rows.append(["RTP − declared (pp)", 100 * (par.rtp.value - float(g.declared_rtp)),
+                     "" if delta is None else _frac(100 * delta), par.rtp.method])
+    rows += [
+        _fig_row("hit frequency (any win)", par.hit_frequency),
+        _fig_row("hit frequency (win ≥ bet)", par.hit_frequency_bet),
+        _fig_row("σ per total bet", par.sd),
+    ]
+    rows += [_fig_row(f"volatility index {k}", f) for k, f in par.volatility_index.items()]
+    rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
+    rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
+    if g.cap is not None:
+        rows.append(["cap (× bet)", g.cap, str(g.cap), "declared"])
+        if par.cap_probability is not None:
+            rows.append(_fig_row("P(cap)", par.cap_probability))
+    if par.distribution.lost_mass:
+        rows.append(["truncated probability mass", par.distribution.lost_mass, "", par.distribution.method])
+    rows.append([])
+    rows.append(["RTP range after N spins", "spins", "low", "high"])
+    for level, ranges in par.rtp_range.items():
+        for n, lo, hi in ranges:
+            rows.append([f"  {level}", n, lo, hi])
+    if g.readings:
+        rows.append([])
+        rows.append(["rule", "reading", "reason"])
+        rows += [[r.rule, r.reading, r.reason] for r in g.readings]
+    return rows
+
+
+def _reel_rows(par: ParSheet) -> list[list[object]]:
+    g = par.game
+    rows: list[list[object]] = []
+    for rs in g.reel_sets:
+        n = rs.n_reels
+        rows.append([f"reel set {rs.name}", f"rows {list(rs.rows)}", f"cycle {rs.cycle}"])
+        head: list[object] = ["stop"]
+        for r in range(n):
+            head += [f"reel {r + 1}"] + ([f"weight {r + 1}"] if rs.weights is not None else [])
+        rows.append(head)
+        for i in range(max(len(s) for s in rs.strips)):
+            row: list[object] = [i]
+            for r, strip in enumerate(rs.strips):
+                row.append(strip[i] if i < len(strip) else "")
+                if rs.weights is not None:
+                    row.append(rs.weights[r][i] if i < len(strip) else "")
+            rows.append(row)
+        rows.append([])
+        rows.append(["symbol counts", *(f"reel {r + 1}" for r in range(n))])
+        for name, counts in par.symbol_counts[rs.name]:
+            rows.append([name, *counts])
+        rows.append(["total", *(sum(rs.stop_weights(r)) for r in range(n))])
+        rows.append([])
+    return rows
+
+
+def _paytable_rows(par: ParSheet) -> list[list[object]]:
+    rows: list[list[object]] = [["component", "combination", "count", "pay (credits)", "hits", "probability",
+                                 "1 in", "RTP contribution", "RTP contribution (exact)"]]
+    for e in par.entries:
+        rows.append([e.component, e.entry, e.count, e.pay, _cell(e.hits), e.probability.value,
+                     e.one_in if e.probability.value else "never", e.rtp.value, e.rtp.exact_str() or ""])
+    total = sum((e.rtp.exact for e in par.entries if e.rtp.exact is not None), Fraction(0))
+    rows.append(["total (base spin)", "", "", "", _cell(sum(e.hits for e in par.entries)), "", "", float(total),
+                 _frac(total)])
+    return rows
+
+
+def _feature_rows(par: ParSheet) -> list[list[object]]:
+    if not par.features:
+        return [["feature", "figure", "value", "method"], ["none", "the game declares no feature", "", ""]]
+    rows: list[list[object]] = [["feature", "figure", "value", "exact", "method"]]
+    for sec in par.features:
+        for k, f in sec.figures:
+            rows.append([sec.name, k, f.value, f.exact_str() or "", f.method])
+        for trow in sec.table:
+            rows.append([sec.name, *trow])
+        for note in sec.notes:
+            rows.append([sec.name, "note", note])
+        rows.append([])
+    return rows
+
+
+def _distribution_rows(par: ParSheet) -> list[list[object]]:
+    d = par.distribution
+    exact = d.exact
+    head: list[object] = ["win (credits)", "win (× bet)", "probability", "P(win ≥ this)"]
+    rows: list[list[object]] = [head + (["count"] if exact else [])]
+    probs = d.probs()
+    tail = 1.0
+    values = d.values.tolist()
+    weights = d.weights.tolist()
+    limit = EXCEL_ROWS - 10
+    for i, (v, p) in enumerate(zip(values, probs.tolist(), strict=True)):
+        if i >= limit:
+            rows.append([f"... {len(values) - limit} more values (Excel's row limit)"])
+            break
+        row: list[object] = [v, v / d.unit, p, max(tail, 0.0)]
+        if exact:
+            row.append(_cell(int(weights[i])))
+        rows.append(row)
+        tail -= p
+    if d.lost_mass:
+        rows.append([f"truncated probability mass {d.lost_mass:.3g} ({d.method})"])
+    return rows
+
+
+def write_par_xlsx(par: ParSheet, path: str | Path, *, checks: Sequence[Any] | None = None,
+                   profile: str = "gli11") -> Path:
+    """Write the PAR sheet as an Excel workbook, atomically.
+
+    ``checks`` defaults to :func:`mathkit.checks.run_checks` on the sheet's
+    game under ``profile``.
+    """
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    if checks is None:
+        from ..checks import run_checks
+
+        checks = run_checks(par.game, profile, reels=par.reels)
+    wb = Workbook()
+    sheets = {
+        "summary": _summary_rows(par),
+        "reels": _reel_rows(par),
+        "paytable": _paytable_rows(par),
+        "features": _feature_rows(par),
+        "distribution": _distribution_rows(par),
+        "checks": [["check", "passed", "detail", "profile"]]
+        + [[c.name, "PASS" if c.passed else "FAIL", c.detail, profile] for c in checks],
+    }
+    first = True
+    for title, rows in sheets.items():
+        ws = wb.active if first else wb.create_sheet()
+        first = False
+        ws.title = title
+        for row in rows:
+            ws.append(row)
+        for c in ws[1]:
+            c.font = Font(bold=True)
+        ws.freeze_panes = "A2"
+        ws.column_dimensions["A"].width = 30
+    return _save_atomic(wb, Path(path))
