@@ -34,7 +34,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import types
 from numba.extending import intrinsic
 
@@ -43,7 +43,7 @@ from .evaluate import line_win, scatter_code, ways_win
 from .game import Game
 from .tables import PayTables, ReelArrays, pay_tables, reel_arrays
 
-__all__ = ["SimSpec", "compile_game", "draw_stops", "generator_state", "play_block", "prefix_table"]
+__all__ = ["SimSpec", "compile_game", "generator_state", "play_block", "prefix_table"]
 
 IntArray = npt.NDArray[np.int64]
 UIntArray = npt.NDArray[np.uint64]
@@ -93,6 +93,9 @@ PREFIX_BUDGET = 1 << 17
 """Most stop combinations the prefix table of a reel set may tabulate."""
 LUT_MAX = 1 << 16
 """Weighted reels up to this total weight map virtual stops through a table, not a search."""
+STOP_DIRECT = 0
+STOP_TABLE = 1
+STOP_SEARCH = 2
 
 _M32 = np.uint64(0xFFFFFFFF)
 _ZERO = np.uint64(0)
@@ -100,6 +103,12 @@ _ONE = np.uint64(1)
 _PCG_ML = np.uint64(0x4385DF649FCCF645)
 _PCG_MH = np.uint64(0x2360ED051FC65DA4)
 _BIG_WIN = 1 << 31
+_BUF = 1 << 12
+_SLACK = 256
+_BATCH = 64
+_LOW32 = (1 << 32) - 1
+_LOW24 = (1 << 24) - 1
+_LOW16 = (1 << 16) - 1
 _SQ_FLUSH = 1 << 62
 _SQ_MASK = (1 << SQ_SHIFT) - 1
 
@@ -141,7 +150,7 @@ def _next64(g: tuple, kind: int) -> tuple:  # pragma: no cover - compiled
     s0, s1, s2, s3, has, half = g
     if kind == KIND_PCG64:
         lo = s0 * _PCG_ML + s2
-        hi = _umulhi(s0, _PCG_ML) + s1 * _PCG_ML + s0 * _PCG_MH + s3 + (_ONE if lo < s2 else _ZERO)
+        hi = _umulhi(s0, _PCG_ML) + s1 * _PCG_ML + s0 * _PCG_MH + s3 + (_ONE if lo < s2 else _ZERO)  # type: ignore[call-arg]
         x = hi ^ lo
         rot = hi >> np.uint64(58)
         return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63))), (lo, hi, s2, s3, has, half)
@@ -150,77 +159,43 @@ def _next64(g: tuple, kind: int) -> tuple:  # pragma: no cover - compiled
     return tmp, (s1 ^ (s1 >> np.uint64(11)), s2 + (s2 << np.uint64(3)), c, s3 + _ONE, has, half)
 
 
-@nb.njit(inline="always")
-def _next32(g: tuple, kind: int) -> tuple:  # pragma: no cover - compiled
-    """numpy's ``next_uint32``: the low half of a fresh word, then its high half."""
-    if g[4] != _ZERO:
-        return g[5], (g[0], g[1], g[2], g[3], _ZERO, g[5])
-    w, g = _next64(g, kind)
-    return w & _M32, (g[0], g[1], g[2], g[3], _ONE, w >> np.uint64(32))
+@nb.njit(cache=True, nogil=True)
+def _fill(buf: UIntArray, n: int, gen: UIntArray, kind: int) -> int:  # pragma: no cover - compiled
+    """Fill ``buf[n:]`` with 32-bit halves of the generator ``gen`` (advanced), low half first.
 
-
-@nb.njit(inline="always")
-def _bounded(m: np.uint64, g: tuple, kind: int) -> tuple:  # pragma: no cover - compiled
-    """Uniform on ``[0, m)``, ``m < 2**32``: numpy's buffered Lemire draw for ``uint32``."""
-    if m == _ONE:
-        return np.int64(0), g
-    x, g = _next32(g, kind)
-    prod = x * m
-    low = prod & _M32
-    if low < m:
-        threshold = (_M32 - (m - _ONE)) % m
-        while low < threshold:
-            x, g = _next32(g, kind)
-            prod = x * m
-            low = prod & _M32
-    return np.int64(prod >> np.uint64(32)), g
-
-
-@nb.njit(inline="always")
-def _draw(mod: UIntArray, lut: IntArray, cum: IntArray, code: IntArray, stops: IntArray, g: tuple,
-          kind: int) -> tuple:  # pragma: no cover - compiled
-    """Draw the stops of one spin; return ``(scatter code of the window, state)``.
-
-    ``lut[r]`` maps a virtual stop to its stop (``lut[r, 0] < 0``: the reel is unweighted;
-    ``lut.shape[1] == 0``: search the cumulative weights ``cum[r]`` instead).
+    A function of its own, called once per buffer: the loop keeps the state in registers.
     """
-    code_sum = 0
-    for r in range(mod.shape[0]):
-        u, g = _bounded(mod[r], g, kind)
-        if lut.shape[1] > 0:
-            if lut[r, 0] >= 0:
-                u = lut[r, u]
-        elif cum[r, 0] >= 0:  # the first stop whose cumulative weight exceeds u
-            lo = np.int64(0)
-            hi = np.int64(cum.shape[1] - 1)
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if cum[r, mid] > u:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            u = lo
-        stops[r] = u
-        code_sum += code[r, u]
-    return code_sum, g
+    g = (gen[0], gen[1], gen[2], gen[3], _ZERO, _ZERO)
+    while n + 2 <= buf.shape[0]:
+        word, g = _next64(g, kind)
+        buf[n] = word & _M32
+        buf[n + 1] = word >> np.uint64(32)
+        n += 2
+    for j in range(4):
+        gen[j] = g[j]
+    return n
 
 
 @nb.njit(cache=True, nogil=True)
-def _walk(total: int, sp: int, stops: IntArray, cols: IntArray, first: IntArray, nchild: IntArray,
-          row: IntArray, cnt: IntArray, depth: IntArray, sym: IntArray, stack_r: IntArray,
-          stack_s: IntArray, stop_depth: int) -> tuple:  # pragma: no cover - compiled
-    """Walk the row and symbol tries from the open states on the stack.
+def _walk(stops: IntArray, cols: IntArray, first: IntArray, nchild: IntArray, row: IntArray, cnt: IntArray,
+          depth: IntArray, sym: IntArray, stack_r: IntArray, stack_s: IntArray, rn0: int, sn0: int,
+          k: int) -> tuple:  # pragma: no cover - compiled
+    """Walk the tries from state ``(rn0, sn0)`` over ``stops``, up to reel ``k`` (-1: to the end).
 
-    Returns ``(credits, open states left)``: states reaching ``stop_depth`` are kept,
-    compacted at the bottom of the stack (for the prefix table), not walked further.
+    Returns ``(credits of the lines decided, number of open states)``; the open states
+    (row node, symbol node) reaching reel ``k`` are left at the bottom of the stacks.
     """
+    total = 0
+    stack_r[0] = rn0
+    stack_s[0] = sn0
+    sp = 1
     kept = 0
     while sp > kept:
         sp -= 1
         rn = stack_r[sp]
         sn = stack_s[sp]
         d = depth[rn]
-        if d == stop_depth:
+        if d == k:  # swap it down into the kept part
             stack_r[sp] = stack_r[kept]
             stack_s[sp] = stack_s[kept]
             stack_r[kept] = rn
@@ -256,8 +231,7 @@ def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nch
     n = radix[0] * n_stops[0] if k > 0 else 1
     table = np.zeros((n + 1, 2), dtype=np.int64)
     size = max(1024, n)
-    out_r = np.empty(size, dtype=np.int64)
-    out_s = np.empty(size, dtype=np.int64)
+    out = np.empty((size, 2), dtype=np.int64)
     m = 0
     stops = np.zeros(max(k, 1), dtype=np.int64)
     stack_r = np.empty(first.shape[0] + 1, dtype=np.int64)
@@ -267,25 +241,17 @@ def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nch
         for r in range(k):
             stops[r] = rest // radix[r]
             rest -= stops[r] * radix[r]
-        stack_r[0] = 0
-        stack_s[0] = 0
-        total, kept = _walk(0, 1, stops, cols, first, nchild, row, cnt, depth, sym, stack_r, stack_s, k)
+        total, kept = _walk(stops, cols, first, nchild, row, cnt, depth, sym, stack_r, stack_s, 0, 0, k)
         if m + kept > size:
             size = 2 * (m + kept)
-            grown_r = np.empty(size, dtype=np.int64)
-            grown_s = np.empty(size, dtype=np.int64)
-            grown_r[:m] = out_r[:m]
-            grown_s[:m] = out_s[:m]
-            out_r = grown_r
-            out_s = grown_s
-        out_r[m : m + kept] = stack_r[:kept]
-        out_s[m : m + kept] = stack_s[:kept]
+            grown = np.empty((size, 2), dtype=np.int64)
+            grown[:m] = out[:m]
+            out = grown
+        out[m : m + kept, 0] = stack_r[:kept]
+        out[m : m + kept, 1] = stack_s[:kept]
         m += kept
         table[i, 0] = total
         table[i + 1, 1] = m
-    opened = np.empty((m, 2), dtype=np.int64)
-    opened[:, 0] = out_r[:m]
-    opened[:, 1] = out_s[:m]
     width = 1
     for r in range(k):
         width = max(width, n_stops[r])
@@ -293,58 +259,9 @@ def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nch
     for r in range(k):
         for j in range(n_stops[r]):
             offsets[r, j] = j * radix[r]
+    opened = np.zeros((max(m, 1), 2), dtype=np.int64)
+    opened[:m] = out[:m]
     return table, opened, offsets
-
-
-@nb.njit(inline="always")
-def _spin_wins(rs: tuple, lines: tuple, ways: tuple, is_ways: bool, stops: IntArray, window: IntArray,
-               stack_r: IntArray, stack_s: IntArray) -> int:  # pragma: no cover - compiled
-    """Line (or ways) credits of the window the stops show, before any feature multiplier.
-
-    The walk is written out here rather than calling :func:`_walk`: nested inlined
-    helpers returning tuples compile to code several times slower.
-    """
-    cols = rs[3]
-    total = 0
-    if True:
-        table, opened, offsets = rs[6], rs[7], rs[8]
-        first, nchild, row, cnt, depth, sym = lines
-        idx = 0
-        for r in range(offsets.shape[0]):
-            idx += offsets[r, stops[r]]
-        total = table[idx, 0]
-        sp = 0
-        for j in range(table[idx, 1], table[idx + 1, 1]):
-            stack_r[sp] = opened[j, 0]
-            stack_s[sp] = opened[j, 1]
-            sp += 1
-        while sp > 0:
-            sp -= 1
-            rn = stack_r[sp]
-            sn = stack_s[sp]
-            d = depth[rn]
-            s = stops[d]
-            for c in range(first[rn], first[rn] + nchild[rn]):
-                x = sym[sn, cols[d, s, row[c]]]
-                if x < 0:
-                    total += (-1 - x) * cnt[c]
-                else:
-                    stack_r[sp] = c
-                    stack_s[sp] = x
-                    sp += 1
-    return total
-
-
-@nb.njit(cache=True, nogil=True)
-def draw_stops(n_spins: int, st: UIntArray, kind: int, rs: tuple) -> IntArray:  # pragma: no cover - compiled
-    """Stops of ``n_spins`` spins on reel set ``rs``, drawn as :func:`play_block` draws them."""
-    out = np.empty((n_spins, rs[0].shape[0]), dtype=np.int64)
-    g = (st[0], st[1], st[2], st[3], st[4], st[5])
-    for i in range(n_spins):
-        _, g = _draw(rs[0], rs[1], rs[2], rs[4], out[i], g, kind)
-    for j in range(6):
-        st[j] = g[j]
-    return out
 
 
 @nb.njit(inline="always")
@@ -357,102 +274,241 @@ def _square(acc: IntArray, slot: int, x: int) -> None:  # pragma: no cover - com
 
 
 @nb.njit(inline="always")
-def _play(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple, ways: tuple,
-          tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray,
+def _draw(buf: UIntArray, h: int, k: int, mod: UIntArray, mode: IntArray, lut: IntArray, cum: IntArray,
+          code: IntArray, stops: IntArray, dst: int) -> tuple:  # pragma: no cover - compiled
+    """Draw one spin's stops on reel set ``k`` from the halves ``buf[h:]`` into ``stops[dst]``.
+
+    numpy's Lemire draw for ``uint32``; returns ``(next h, scatter code of the window)``.
+    """
+    c = 0
+    for r in range(mod.shape[1]):
+        m = mod[k, r]
+        u = np.int64(0)
+        if m != _ONE:  # numpy draws nothing for a single value
+            prod = buf[h] * m
+            h += 1
+            if prod & _M32 < m:
+                threshold = (_M32 - (m - _ONE)) % m
+                while prod & _M32 < threshold:
+                    prod = buf[h] * m
+                    h += 1
+            u = np.int64(prod >> np.uint64(32))
+        how = mode[k, r]
+        if how == STOP_TABLE:
+            u = lut[k, r, u]
+        elif how == STOP_SEARCH:  # the first stop whose cumulative weight exceeds u
+            lo = np.int64(0)
+            hi = np.int64(cum.shape[2] - 1)
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if cum[k, r, mid] > u:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            u = lo
+        stops[dst, r] = u
+        c += code[k, r, u]
+    return h, c
+
+
+@nb.njit(inline="always")
+def _refill(buf: UIntArray, h: int, n: int, gen: UIntArray, kind: int) -> tuple:  # pragma: no cover - compiled
+    """Move the unread halves ``buf[h:n]`` to the front and fill up; returns ``(0, new n)``."""
+    buf[: n - h] = buf[h:n]
+    return 0, _fill(buf, n - h, gen, kind)
+
+
+@nb.njit(inline="always")
+def _play(n_plays: int, st: UIntArray, kind: int, sets: tuple, lines: tuple, ways: tuple, tabs: tuple,
+          par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray,
           is_ways: bool) -> None:  # pragma: no cover - compiled
     """Play ``n_plays`` whole plays (a base spin and the feature it triggers) into ``acc``/``facc``.
 
-    ``base``/``free`` are reel sets ``(modulus, stop table, cumulative weights, columns, scatter
-    code, rows, *prefix table)``, ``lines`` the row and symbol tries, ``ways`` the tables of
-    :func:`~mathkit.evaluate.ways_win`, ``tabs = (scatter credits, trigger count)`` by scatter
-    code and ``(award, retrigger)`` by trigger count.  The generator state ``st`` is advanced.
-    When ``wins`` is not empty it receives each play's paid (capped) win.
+    ``sets`` stacks the base (0) and free-spin (1) reel sets (see :func:`_reel_set`);
+    ``lines`` holds the row and symbol tries, ``ways`` the tables of
+    :func:`~mathkit.evaluate.ways_win`, ``tabs = (scatter credits, trigger count)`` by
+    scatter code and ``(award, retrigger)`` by trigger count.  ``st[0]`` and ``st[1]`` are
+    the states of the base-game and free-spin generators (:func:`generator_state`), read,
+    not advanced.  When ``wins`` is not empty it receives each play's paid (capped) win.
+
+    Base spins are drawn a batch ahead, with their prefix-table entries: those loads are
+    independent, so the processor overlaps their cache misses.
+    The spin is written out in this one function on purpose: passing arrays to a
+    non-inlined helper on every spin costs reference counting that is several times slower.
     """
+    mod, mode, lut, cum, cols, code, rows, table, opened, offsets, info, trans, nxt = sets
+    first, nchild, row, cnt, _, sym = lines
+    match, pay, mult = ways
     spay, trig, award, retrig = tabs
-    b_mod, b_lut, b_cum, b_code = base[0], base[1], base[2], base[4]
-    f_mod, f_lut, f_cum, f_code = free[0], free[1], free[2], free[4]
     fs_mult = par[P_FS_MULT]
     sc_mult = fs_mult if par[P_FS_MULT_SCATTER] != 0 else 1
     max_spins = par[P_MAX_SPINS]
     bet = par[P_TOTAL_BET]
     cap = par[P_CAP]
-    stops = np.empty(b_mod.shape[0], dtype=np.int64)
-    window = np.zeros((b_mod.shape[0], max(base[3].shape[2], free[3].shape[2])), dtype=np.int64)
-    stack_r = np.empty(lines[0].shape[0] + 1, dtype=np.int64)
-    stack_s = np.empty(lines[0].shape[0] + 1, dtype=np.int64)
+    n_reels = mod.shape[1]
+    spins = np.empty((_BATCH + 1, n_reels), dtype=np.int64)  # row _BATCH: the current free spin
+    entry = np.empty(_BATCH + 1, dtype=np.int64)
+    where = np.empty(_BATCH + 1, dtype=np.int64)
+    scode = np.empty(_BATCH + 1, dtype=np.int64)
+    window = np.zeros((n_reels, cols.shape[3]), dtype=np.int64)
+    stack = np.empty(first.shape[0] + 1, dtype=np.int64)
+    last = n_reels - 1
     record = wins.shape[0] > 0
-    g = (st[0], st[1], st[2], st[3], st[4], st[5])
+    # the two streams of 32-bit halves (numpy's next_uint32 order), generated ahead
+    base_gen = st[0, :4].copy()
+    free_gen = st[1, :4].copy()
+    base_buf = np.empty(_BUF, dtype=np.uint64)
+    free_buf = np.empty(_BUF, dtype=np.uint64)
+    base_n = free_n = base_h = free_h = 0
+    if st[0, 4] != _ZERO:
+        base_buf[0] = st[0, 5]
+        base_n = 1
+    if st[1, 4] != _ZERO:
+        free_buf[0] = st[1, 5]
+        free_n = 1
+    need = 2 * n_reels + _SLACK
     s_line = s_scat = s_total = hits = hits_bet = 0
-    for i in range(n_plays):
-        code, g = _draw(b_mod, b_lut, b_cum, b_code, stops, g, kind)
-        line = _spin_wins(base, lines, ways, is_ways, stops, window, stack_r, stack_s)
-        scat = spay[code]
-        feature = 0
-        left = award[trig[code]]
-        if left > 0:
-            left = min(left, max_spins)
-            awarded = left
-            acc[A_TRIGGERS] += 1
+    for start in range(0, n_plays, _BATCH):
+        n_batch = min(_BATCH, n_plays - start)
+        for b in range(n_batch):  # draw and value the base spins of the batch
+            if base_n - base_h < need:
+                base_h, base_n = _refill(base_buf, base_h, base_n, base_gen, kind)
+            base_h, scode[b] = _draw(base_buf, base_h, 0, mod, mode, lut, cum, code, spins, b)
+            if not is_ways:
+                idx = 0
+                for r in range(info[0, 0]):
+                    idx += offsets[0, r, spins[b, r]]
+                where[b] = idx
+                entry[b] = table[0, idx]
+        if base_h > base_n:  # more than _SLACK rejections in a spin: never seen, never silent
+            acc[A_OVERFLOW] = 2
+        for b in range(n_batch):  # play them in order, with their features
+            line = scat = feature = awarded = 0
+            left = 1
+            k = 0  # the reel set: 0 for the base spin, 1 for free spins
+            at = b  # the spin's row in ``spins``
+            e = entry[b]
+            idx = where[b]
+            c = scode[b]
             while left > 0:
-                code, g = _draw(f_mod, f_lut, f_cum, f_code, stops, g, kind)
-                w = _spin_wins(free, lines, ways, is_ways, stops, window, stack_r, stack_s)
-                feature += w * fs_mult + spay[code] * sc_mult
                 left -= 1
-                acc[A_FREE_SPINS] += 1
-                more = min(retrig[trig[code]], max_spins - awarded)
-                if more > 0:
-                    acc[A_RETRIGGERS] += 1
-                    left += more
-                    awarded += more
-                if line + scat + feature >= cap:  # the play is over once the cap is reached
-                    break
-        if record:
-            wins[i] = min(line + scat + feature, cap)
-        if line + scat + feature == 0:
-            continue
-        total = line + scat + feature
-        paid = min(total, cap)
-        s_line += line
-        s_scat += scat
-        s_total += paid
-        hits += 1
-        hits_bet += paid >= bet
-        if total >= _BIG_WIN:
-            acc[A_OVERFLOW] = 1
-        _square(acc, A_SQUARES, line)
-        _square(acc, A_SQUARES + 2, scat)
-        _square(acc, A_SQUARES + 8, paid)
-        if paid >= 10 * bet:
-            acc[A_HITS_10] += 1
-            acc[A_HITS_100] += paid >= 100 * bet
-            acc[A_HITS_1000] += paid >= 1000 * bet
-        if feature > 0:
-            acc[A_FREE] += feature
-            _square(acc, A_SQUARES + 4, feature)
-        if total >= cap:
-            acc[A_CAP_HITS] += 1
-            acc[A_CUT] += total - paid
-            _square(acc, A_SQUARES + 6, total - paid)
-        acc[A_MAX] = max(acc[A_MAX], paid)
-        xf = float(paid)
-        x2 = xf * xf
-        facc[F_X3] += x2 * xf
-        facc[F_X4] += x2 * x2
+                if is_ways:
+                    for r in range(n_reels):
+                        for q in range(rows[k, r]):
+                            window[r, q] = cols[k, r, spins[at, r], q]
+                    w = ways_win(window, rows[k], match, pay, mult)
+                else:  # the prefix table's credits, then the open states over the remaining reels
+                    w = e >> 32
+                    sp = 0
+                    for j in range(e & _LOW32, table[k, idx + 1] & _LOW32):
+                        stack[sp] = opened[k, j]
+                        sp += 1
+                    while sp > 0:
+                        sp -= 1
+                        o = stack[sp]  # a packed state: reel, row node, symbol node, transitions
+                        d = o >> 56
+                        s = spins[at, d]
+                        if d == last:  # every line below is decided on the last reel
+                            rn = (o >> 40) & _LOW16
+                            sn = (o >> 24) & _LOW16
+                            for q in range(first[rn], first[rn] + nchild[rn]):
+                                w += (-1 - sym[sn, cols[k, d, s, row[q]]]) * cnt[q]
+                        else:
+                            t = trans[k, (o & _LOW24) + s]
+                            w += t >> 32
+                            lo = (t >> 8) & _LOW24
+                            for j in range(lo, lo + (t & 255)):
+                                stack[sp] = nxt[k, j]
+                                sp += 1
+                if k == 0:
+                    line = w
+                    scat = spay[c]
+                    n_free = award[trig[c]]
+                    if n_free > 0:
+                        acc[A_TRIGGERS] += 1
+                        if line + scat < cap:
+                            left = min(n_free, max_spins)
+                            awarded = left
+                else:
+                    feature += w * fs_mult + spay[c] * sc_mult
+                    acc[A_FREE_SPINS] += 1
+                    more = min(retrig[trig[c]], max_spins - awarded)
+                    if more > 0:
+                        acc[A_RETRIGGERS] += 1
+                        left += more
+                        awarded += more
+                    if line + scat + feature >= cap:  # the play is over once the cap is reached
+                        left = 0
+                if left > 0:  # draw and value the next free spin
+                    if free_n - free_h < need:
+                        free_h, free_n = _refill(free_buf, free_h, free_n, free_gen, kind)
+                    k = 1
+                    at = _BATCH
+                    free_h, c = _draw(free_buf, free_h, 1, mod, mode, lut, cum, code, spins, at)
+                    if free_h > free_n:
+                        acc[A_OVERFLOW] = 2
+                    if not is_ways:
+                        idx = 0
+                        for r in range(info[1, 0]):
+                            idx += offsets[1, r, spins[at, r]]
+                        e = table[1, idx]
+            total = line + scat + feature
+            if record:
+                wins[start + b] = min(total, cap)
+            if total == 0:
+                continue
+            paid = min(total, cap)
+            s_line += line
+            s_scat += scat
+            s_total += paid
+            hits += 1
+            hits_bet += paid >= bet
+            if total >= _BIG_WIN:
+                acc[A_OVERFLOW] = 1
+            _square(acc, A_SQUARES, line)
+            _square(acc, A_SQUARES + 2, scat)
+            _square(acc, A_SQUARES + 8, paid)
+            if paid >= 10 * bet:
+                acc[A_HITS_10] += 1
+                acc[A_HITS_100] += paid >= 100 * bet
+                acc[A_HITS_1000] += paid >= 1000 * bet
+            if feature > 0:
+                acc[A_FREE] += feature
+                _square(acc, A_SQUARES + 4, feature)
+            if total >= cap:
+                acc[A_CAP_HITS] += 1
+                acc[A_CUT] += total - paid
+                _square(acc, A_SQUARES + 6, total - paid)
+            acc[A_MAX] = max(acc[A_MAX], paid)
+            xf = float(paid)
+            x2 = xf * xf
+            facc[F_X3] += x2 * xf
+            facc[F_X4] += x2 * x2
     acc[A_PLAYS] += n_plays
     acc[A_LINE] += s_line
     acc[A_SCATTER] += s_scat
     acc[A_TOTAL] += s_total
     acc[A_HITS] += hits
     acc[A_HITS_BET] += hits_bet
-    for j in range(6):
-        st[j] = g[j]
+
+
+@nb.njit(cache=True, nogil=True)
+def _play_lines(n_plays: int, st: UIntArray, kind: int, sets: tuple, lines: tuple, ways: tuple, tabs: tuple,
+                par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover
+    _play(n_plays, st, kind, sets, lines, ways, tabs, par, acc, facc, wins, False)
+
+
+@nb.njit(cache=True, nogil=True)
+def _play_ways(n_plays: int, st: UIntArray, kind: int, sets: tuple, lines: tuple, ways: tuple, tabs: tuple,
+               par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover
+    _play(n_plays, st, kind, sets, lines, ways, tabs, par, acc, facc, wins, True)
 
 
 # --- a game compiled for the kernels ---------------------------------------------------
 
 @dataclass(frozen=True, eq=False)
 class SimSpec:
-    """A game compiled to the arrays :func:`play_block` reads (built by :func:`compile_game`).
+    """A game compiled to the arrays the kernels read (built by :func:`compile_game`).
 
     Attributes
     ----------
@@ -460,16 +516,15 @@ class SimSpec:
         The game's name, credits staked per play, whether it pays ways.
     components
         RTP components the simulator reports, in order (``lines``/``ways``, ``scatter``,
-        and ``free_spins`` / ``cap`` when the game has them).
-    base, free
-        Reel sets as ``(modulus, stop table, cumulative weights, columns, scatter code, rows,
-        *prefix table)`` (see :func:`play_block` and :func:`prefix_table`).
+        and ``free spins`` / ``cap`` when the game has them).
+    sets
+        The base and free-spin reel sets stacked (see :func:`_play`).
     lines
-        Row trie ``(first child, children, row, lines below, reel, symbol trie)``.
+        Row trie ``(first child, children, row, lines below, depth)`` and symbol trie.
     ways_tables
         ``(match, pay, mult)`` for :func:`~mathkit.evaluate.ways_win`.
     tabs
-        ``(scatter pay by code, trigger count by code, award by count, retrigger by count)``.
+        ``(scatter credits by code, trigger count by code, award by count, retrigger by count)``.
     par
         Scalar parameters (``P_*`` slots).
     """
@@ -478,33 +533,58 @@ class SimSpec:
     total_bet: int
     ways: bool
     components: tuple[str, ...]
-    base: tuple[npt.NDArray[Any], ...]
-    free: tuple[npt.NDArray[Any], ...]
+    sets: tuple[npt.NDArray[Any], ...]
     lines: tuple[IntArray, ...]
     ways_tables: tuple[npt.NDArray[Any], ...]
     tabs: tuple[IntArray, ...]
     par: IntArray
 
 
+def play_block(n_plays: int, st: UIntArray, kind: int, spec: SimSpec, acc: IntArray, facc: FloatArray,
+               wins: IntArray) -> None:
+    """Play ``n_plays`` whole plays of ``spec`` into ``acc``/``facc`` (and ``wins``, when not empty).
+
+    ``st`` stacks the states (:func:`generator_state`) of the generators the base spins
+    and the free spins draw from; ``kind`` says which bit generator they are.
+
+    Lines and ways games run different compiled functions: one holding both
+    evaluations runs several times slower.
+    """
+    kernel = _play_ways if spec.ways else _play_lines
+    kernel(n_plays, st, kind, spec.sets, spec.lines, spec.ways_tables, spec.tabs, spec.par, acc, facc, wins)
+
+
 def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray,
-              lines: tuple[IntArray, ...]) -> tuple[npt.NDArray[Any], ...]:
+              lines: tuple[IntArray, ...]) -> list[npt.NDArray[Any]]:
+    """One reel set's arrays, in the order of ``SimSpec.sets``.
+
+    ``(modulus, stop mode, stop table, cumulative weights, columns, scatter code, rows,
+    prefix table, open states, prefix offsets, (prefix reels,), *states)``: a spin draws
+    ``u < modulus[r]`` on each reel, maps it to a stop (directly, through the stop table,
+    or by searching the cumulative weights), reads ``columns[r, stop]`` and adds
+    ``scatter code[r, stop]``; its line credits come from the prefix table (packed
+    ``credits << 32 | first open state``) and the open states' transitions reel by reel
+    (see :class:`_States`).
+
+    (A table of the whole remainder, by open state and stops of the remaining reels, was
+    tried: on the benchmark game it is 5.5 MB and its cache misses made spins slower.)
+    """
     n_reels = ra.n_reels
-    width = max(len(s) for s in ra.strips)
-    height = int(ra.rows.max())
-    mod = np.zeros(n_reels, dtype=np.uint64)
-    totals = [int(ra.weights[r].sum()) if ra.weighted else len(ra.strips[r]) for r in range(n_reels)]
-    small = ra.weighted and max(totals) <= LUT_MAX
-    lut = np.full((n_reels, max(totals) if small else int(not ra.weighted)), -1, dtype=np.int64)
+    n_stops = np.array([len(s) for s in ra.strips], dtype=np.int64)
+    width = int(n_stops.max())
+    totals = [int(ra.weights[r].sum()) if ra.weighted else int(n_stops[r]) for r in range(n_reels)]
+    small = max(totals) <= LUT_MAX
+    mod = np.array(totals, dtype=np.uint64)
+    mode = np.full(n_reels, (STOP_TABLE if small else STOP_SEARCH) if ra.weighted else STOP_DIRECT, dtype=np.int64)
+    lut = np.zeros((n_reels, max(totals) if ra.weighted and small else 1), dtype=np.int64)
     cum = np.full((n_reels, width), np.iinfo(np.int64).max, dtype=np.int64)
-    cum[:, 0] = -1
-    cols = np.zeros((n_reels, width, height), dtype=np.int64)
+    cols = np.zeros((n_reels, width, int(ra.rows.max())), dtype=np.int64)
     code = np.zeros((n_reels, width), dtype=np.int64)
     for r in range(n_reels):
-        n = len(ra.strips[r])
+        n = int(n_stops[r])
         if totals[r] >= 1 << 32:
             msg = f"reel set {ra.name!r}: reel {r + 1} has total weight {totals[r]}; the simulator draws below 2**32"
             raise ModelError(msg)
-        mod[r] = totals[r]
         if ra.weighted:
             cum[r, :n] = np.cumsum(ra.weights[r])
             if small:
@@ -514,12 +594,103 @@ def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray,
         one = np.array([int(ra.rows[r])], dtype=np.int64)
         for i in range(n):
             code[r, i] = scatter_code(col[i : i + 1], one, scatter_of, radix)
-    n_stops = np.array([len(s) for s in ra.strips], dtype=np.int64)
     k = 0
     while lines[0].shape[0] > 1 and k < n_reels and int(np.prod(n_stops[: k + 1])) <= PREFIX_BUDGET:
         k += 1
-    pre = prefix_table(k, n_stops, cols, *lines)
-    return (mod, lut, cum, cols, code, ra.rows.astype(np.int64), *pre)
+    table, opened, offsets = prefix_table(k, n_stops, cols, *lines)
+    states = _States(n_stops, cols, lines)
+    open_ids = [states.id(int(rn), int(sn)) for rn, sn in opened[: table[-1, 1]]]
+    states.close()
+    packed_states = states.packed()
+    open_states = packed_states[open_ids] if open_ids else np.zeros(1, dtype=np.int64)
+    if table[:, 0].max() >= 1 << 31 or table[-1, 1] >= 1 << 32:
+        msg = f"reel set {ra.name!r}: the line prefix table outgrows its 32-bit fields"
+        raise ModelError(msg)
+    packed = (table[:, 0] << 32) | table[:, 1]  # credits, first open state
+    trans, nxt = states.tables()
+    return [mod, mode, lut, cum, cols, code, ra.rows.astype(np.int64), packed, open_states, offsets,
+            np.array([k], dtype=np.int64), trans, nxt]
+
+
+class _States:
+    """The open states of the line walk past the prefix table, and their transitions.
+
+    A state ``(row node, symbol node)`` at reel ``d`` (``d = depth[row node]``) stands for
+    the lines below its row node, whose pay is still open after reel ``d - 1``.  Before the
+    last reel, ``trans[base + stop]`` packs ``credits << 32 | first << 8 | count``: what the
+    lines decided on reel ``d`` pay at that stop, and the states ``nxt[first : first + count]``
+    left open for reel ``d + 1``.  On the last reel the kernel values the state directly.
+    The kernel reads states packed in one integer (:meth:`packed`), saving a look-up.
+    """
+
+    def __init__(self, n_stops: IntArray, cols: IntArray, lines: tuple[IntArray, ...]) -> None:
+        self.n_stops, self.cols, self.lines = n_stops, cols, lines
+        self.ids: dict[tuple[int, int], int] = {}
+        self.rn: list[int] = []
+        self.sn: list[int] = []
+        self.base: list[int] = []
+        self.trans: list[IntArray] = []
+        self.nxt: list[int] = []
+        self.size = 0
+
+    def id(self, rn: int, sn: int) -> int:
+        key = (rn, sn)
+        if key not in self.ids:
+            self.ids[key] = len(self.rn)
+            self.rn.append(rn)
+            self.sn.append(sn)
+        return self.ids[key]
+
+    def close(self) -> None:
+        """Tabulate the transitions of every state reachable from those already named."""
+        first, nchild, row, cnt, depth, sym = self.lines
+        last = len(self.n_stops) - 1
+        i = 0
+        while i < len(self.rn):
+            rn, sn = self.rn[i], self.sn[i]
+            d = int(depth[rn])
+            i += 1
+            if d == last:
+                self.base.append(0)
+                continue
+            qs = np.arange(first[rn], first[rn] + nchild[rn])
+            x = sym[sn][self.cols[d, : self.n_stops[d]][:, row[qs]]]  # (stops, children)
+            credits = np.where(x < 0, (-1 - x) * cnt[qs], 0).sum(axis=1)
+            alive = x >= 0
+            count = alive.sum(axis=1)
+            start = len(self.nxt) + np.cumsum(count) - count
+            for t, a in zip(*np.nonzero(alive), strict=True):
+                self.nxt.append(self.id(int(qs[a]), int(x[t, a])))
+            if credits.max(initial=0) >= 1 << 31 or count.max(initial=0) > 255 or len(self.nxt) >= 1 << 24:
+                msg = "the line walk's transition table outgrows its packed fields"
+                raise ModelError(msg)
+            self.base.append(self.size)
+            self.trans.append((credits << 32) | (start << 8) | count)
+            self.size += len(credits)
+
+    def packed(self) -> IntArray:
+        """Each state as one integer: ``reel << 56 | row node << 40 | symbol node << 24 | base``."""
+        depth = self.lines[4]
+        if max(self.rn, default=0) > _LOW16 or max(self.sn, default=0) > _LOW16 or self.size > _LOW24:
+            msg = "the line walk's states outgrow their packed fields"
+            raise ModelError(msg)
+        return np.array([(int(depth[r]) << 56) | (r << 40) | (s << 24) | b
+                         for r, s, b in zip(self.rn, self.sn, self.base, strict=True)] or [0], dtype=np.int64)
+
+    def tables(self) -> tuple[IntArray, IntArray]:
+        """``(transitions, next states)``, the next states packed (see :meth:`packed`)."""
+        trans = np.concatenate(self.trans).astype(np.int64) if self.trans else np.zeros(1, dtype=np.int64)
+        nxt = self.packed()[self.nxt] if self.nxt else np.zeros(1, dtype=np.int64)
+        return trans, nxt
+
+
+def _stack(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``a`` and ``b`` stacked on a new first axis, zero-padded to a common shape."""
+    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
+    out = np.zeros((2, *shape), dtype=a.dtype)
+    out[0][tuple(slice(0, x) for x in a.shape)] = a
+    out[1][tuple(slice(0, x) for x in b.shape)] = b
+    return out
 
 
 def _row_trie(line_rows: IntArray) -> tuple[IntArray, ...]:
@@ -572,11 +743,22 @@ def _symbol_trie(t: PayTables, alphabets: list[list[int]]) -> IntArray:
 
 def compile_game(game: Game, *, reels: str | None = None, lines: int | None = None,
                  coins: int | None = None) -> SimSpec:
-    """Compile ``game`` (base reel set ``reels``, ``lines`` lines at ``coins`` coins) for the kernels."""
+    """Compile ``game`` (base reel set ``reels``, ``lines`` lines at ``coins`` coins) for the kernels.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> spec = compile_game(load_game("data/games/classic_3reel.toml"))
+    >>> spec.components, spec.total_bet
+    (('lines',), 1)
+    """
     t = pay_tables(game, lines=lines, coins=coins)
     fs = game.free_spins
     base_ra = reel_arrays(game, reels)
     free_ra = reel_arrays(game, fs.reels) if fs is not None else base_ra
+    if free_ra.n_reels != base_ra.n_reels:
+        msg = f"free-spin reel set {free_ra.name!r} has {free_ra.n_reels} reels, the base game {base_ra.n_reels}"
+        raise ModelError(msg)
     scat = [int(s) for s in t.scatter_ids]
     trigger = -1
     if fs is not None:
@@ -607,6 +789,8 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     else:
         line_arrays = (*_row_trie(t.lines), _symbol_trie(t, alphabets))
     walk = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in line_arrays)
+    base = _reel_set(base_ra, scatter_of, radix, walk)
+    free = _reel_set(free_ra, scatter_of, radix, walk) if fs is not None else base
     par = np.zeros(N_PAR, dtype=np.int64)
     par[P_WAYS] = int(t.ways)
     par[P_FS_MULT] = fs.multiplier if fs else 1
@@ -614,39 +798,11 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     par[P_MAX_SPINS] = fs.max_spins if fs and fs.max_spins is not None else 1 << 62
     par[P_TOTAL_BET] = t.total_bet
     par[P_CAP] = game.cap * t.total_bet if game.cap is not None else 1 << 62
-    components = ("ways" if t.ways else "lines", "scatter")
-    components += ("free_spins",) if fs is not None else ()
+    components = ("ways" if t.ways else "lines",) + (("scatter",) if len(t.scatter_ids) else ())
+    components += ("free spins",) if fs is not None else ()
     components += ("cap",) if game.cap is not None else ()
     return SimSpec(
         name=game.name, total_bet=t.total_bet, ways=t.ways, components=components,
-        base=_reel_set(base_ra, scatter_of, radix, walk), free=_reel_set(free_ra, scatter_of, radix, walk),
-        lines=walk,
+        sets=tuple(_stack(a, b) for a, b in zip(base, free, strict=True)), lines=walk,
         ways_tables=(t.match, t.pay, t.mult), tabs=(spay, trig, award, retrig), par=par,
     )
-
-
-
-@nb.njit(cache=True, nogil=True)
-def _play_lines(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple, ways: tuple,
-                tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray,
-                wins: IntArray) -> None:  # pragma: no cover - compiled
-    _play(n_plays, st, kind, base, free, lines, ways, tabs, par, acc, facc, wins, False)
-
-
-@nb.njit(cache=True, nogil=True)
-def _play_ways(n_plays: int, st: UIntArray, kind: int, base: tuple, free: tuple, lines: tuple, ways: tuple,
-               tabs: tuple, par: IntArray, acc: IntArray, facc: FloatArray,
-               wins: IntArray) -> None:  # pragma: no cover - compiled
-    _play(n_plays, st, kind, base, free, lines, ways, tabs, par, acc, facc, wins, True)
-
-
-def play_block(n_plays: int, st: UIntArray, kind: int, spec: SimSpec, acc: IntArray, facc: FloatArray,
-               wins: IntArray) -> None:
-    """Play ``n_plays`` whole plays of ``spec`` from generator state ``st`` into ``acc``/``facc``.
-
-    A lines game and a ways game run different compiled functions: one holding both
-    branches runs several times slower.
-    """
-    kernel = _play_ways if spec.ways else _play_lines
-    kernel(n_plays, st, kind, spec.base, spec.free, spec.lines, spec.ways_tables, spec.tabs, spec.par,
-           acc, facc, wins)
