@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 
 lab: $(STAMP)
 	$(BIN)/python -m mathkit.labsetup
-	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 notebooks/workbench.ipynb
+	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/workbench.ipynb
 
 lint: $(STAMP)
 	$(BIN)/ruff check mathkit tests benchmarks notebooks

@@ -192,6 +192,7 @@ def kernel_env(*, fast: bool = False) -> dict[str, str]:
     """
     env = dict(os.environ)
     env["PLOTLY_RENDERER"] = "notebook"
+    env["MATHKIT_RENDER"] = "1"  # notebooks may add static copies of live widgets
     paths = [str(Path(p).resolve()) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join([root, *(p for p in paths if p != root)])

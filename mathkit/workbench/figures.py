@@ -1,0 +1,234 @@
+"""The workbench's figures: five panels of one ``go.FigureWidget``, updated in place.
+
+One widget rather than five: plotly 7's ``FigureWidget`` ships plotly.js (≈5 MB)
+with every instance and the browser evaluates it once per instance (≈3 s each in
+headless chromium), so five figures would cost a designer 10–15 s per page load.
+
+Each panel is drawn from the :mod:`mathkit.plots` figure of the same name (same
+look as the reports) and placed on a subplot.  Later edits change only the trace
+data and the panel title inside ``batch_update``, from the same data functions
+(``plots.component_bars`` …): building a plotly figure costs 15–35 ms, an
+in-place update about 1 ms.  When a panel's traces change shape (another game)
+the whole figure is rebuilt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from copy import deepcopy
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .. import plots
+from ..game import Game
+from ..par import ParSheet
+from .model import Quick
+
+__all__ = ["FIGURES", "FigureSet", "Panel", "dashboard"]
+
+#: panel -> (row, column) of the subplot grid
+FIGURES: dict[str, tuple[int, int]] = {"components": (1, 1), "symbols": (1, 2), "distribution": (2, 1),
+                                       "heatmap": (2, 2), "range": (3, 1)}
+_AXIS_KEYS = ("type", "tickformat", "title", "autorange", "range", "exponentformat")
+#: panels with a legend, and the legend each uses (drawn right of the panel)
+_LEGENDS = {"symbols": "legend", "range": "legend2"}
+#: where the legends start (fraction of the width); the plots end just before
+LEGEND_X = 0.9
+
+
+def dashboard(panels: Mapping[str, go.Figure]) -> tuple[go.Figure, dict[str, list[int]]]:
+    """The panels' figures as subplots of one figure; also each panel's trace indices.
+
+    Examples
+    --------
+    >>> fig, index = dashboard({"components": plots.rtp_by_component({"lines": 0.9, "scatter": 0.05})})
+    >>> index["components"], fig.layout.annotations[0].text
+    ([0], 'RTP by component (total 95.0000%)')
+    """
+    names = list(FIGURES)
+    titles = [str(panels[n].layout.title.text) if n in panels and panels[n].layout.title.text else n
+              for n in names]
+    fig = make_subplots(rows=3, cols=2, specs=[[{}, {}], [{}, {}], [{"colspan": 2}, None]], subplot_titles=titles,
+                        vertical_spacing=0.1, horizontal_spacing=0.08)
+    for axis in fig.select_xaxes():  # room on the right for the legends, outside the plots
+        if axis.domain[1] == 1:
+            axis.domain = (axis.domain[0], LEGEND_X - 0.01)
+    index: dict[str, list[int]] = {}
+    for name in names:
+        if name not in panels:
+            index[name] = []
+            continue
+        row, col = FIGURES[name]
+        src = panels[name]
+        first = len(fig.data)
+        for trace in src.data:
+            copy = go.Figure(trace).data[0]  # the source figure keeps its own trace
+            if name in _LEGENDS:
+                copy.legend = _LEGENDS[name]
+            elif isinstance(copy, go.Heatmap):
+                copy.showscale = False
+            else:
+                copy.showlegend = False
+            fig.add_trace(copy, row=row, col=col)
+        index[name] = list(range(first, len(fig.data)))
+        for axis, update in (("xaxis", fig.update_xaxes), ("yaxis", fig.update_yaxes)):
+            props = src.layout[axis].to_plotly_json()
+            update({k: v for k, v in props.items() if k in _AXIS_KEYS}, row=row, col=col)
+        if name == "symbols":
+            fig.update_layout(barmode="stack")
+        if name in _LEGENDS and index[name]:
+            y_axis = "yaxis" + str(fig.data[first].yaxis)[1:]
+            fig.update_layout({_LEGENDS[name]: {"x": LEGEND_X, "y": fig.layout[y_axis].domain[1], "xanchor": "left",
+                                                "yanchor": "top", "font": {"size": 11}}})
+    fig.update_layout(template=plots.TEMPLATE, height=1200, margin={"l": 60, "r": 20, "t": 40, "b": 40})
+    for i, name in enumerate(names):  # titles on the left
+        row, col = FIGURES[name]
+        fig.layout.annotations[i].update(x=fig.get_subplot(row, col).xaxis.domain[0], xanchor="left")
+    fig.update_annotations(font_size=14)
+    return fig, index
+
+
+class Panel:
+    """One panel's traces and title (a read-only view for tests and scripts)."""
+
+    def __init__(self, widget: go.FigureWidget, indices: list[int], title: Any) -> None:
+        self.data = tuple(widget.data[i] for i in indices)
+        self.title = title
+
+
+class FigureSet:
+    """The workbench figure: RTP by component and by symbol, win distribution, symbol heatmap, RTP range."""
+
+    def __init__(self) -> None:
+        self.widget = go.FigureWidget()
+        self.widget.add_class("mk-figures")
+        self.sources: dict[str, go.Figure] = {}
+        self.index: dict[str, list[int]] = {}
+        self._symbol_series: tuple[str, ...] = ()
+
+    def __getitem__(self, name: str) -> Panel:
+        pos = list(FIGURES).index(name)
+        title = self.widget.layout.annotations[pos].text if self.widget.layout.annotations else None
+        return Panel(self.widget, self.index.get(name, []), title)
+
+    def reset(self) -> None:
+        """Forget the panels (another game): the next update rebuilds the figure."""
+        self.sources.clear()
+
+    def _rebuild(self, **changed: go.Figure) -> None:
+        self.sources.update(changed)
+        fig, self.index = dashboard(self.sources)
+        with self.widget.batch_update():
+            self.widget.data = ()
+        self.widget.add_traces(list(fig.data))
+        self.widget.layout = fig.layout
+        self.sync_state()
+
+    def sync_state(self) -> None:
+        """Copy the figure into the widget's initial state, read by browser views made from now on.
+
+        ``FigureWidget`` does this only in its own ``_repr_mimebundle_``, which is not called
+        when the figure is displayed inside a box: without it a page opened after an update
+        (Voilà, a reloaded notebook) would show the figure as it was when the widget was made.
+        Views already open follow the in-place updates.
+        """
+        self.widget._widget_layout = deepcopy(self.widget._layout_obj._props)
+        self.widget._widget_data = deepcopy(self.widget._data)
+
+    def _title(self, name: str, text: str) -> None:
+        self.widget.layout.annotations[list(FIGURES).index(name)].text = text
+
+    def _traces(self, name: str) -> list[Any]:
+        return [self.widget.data[i] for i in self.index[name]]
+
+    # ------------------------------------------------------------------ updates
+    def show(self, *, quick: Quick | None = None, game: Game | None = None, reels: str | None = None,
+             par: ParSheet | None = None) -> None:
+        """Update the panels from the results given, as one message to the browser (one redraw).
+
+        ``quick`` (with ``game`` and ``reels``) feeds RTP by component and by symbol and the
+        symbol heatmap; ``par`` the win distribution, the RTP range and RTP by component.
+        """
+        rebuild: dict[str, go.Figure] = {}
+        quick_data = None
+        if quick is not None:
+            if game is None or reels is None:
+                msg = "quick figures need the game and the reel set"
+                raise ValueError(msg)
+            quick_data = self._quick_data(quick, game, reels)
+            if quick_data is None:
+                sym = plots.rtp_by_symbol(quick.base)
+                for comp, value in quick.breakdown.items():
+                    if comp not in quick.base.components:
+                        sym.add_bar(name=comp, x=[comp], y=[float(value)])
+                rebuild.update(components=plots.rtp_by_component(quick.breakdown), symbols=sym,
+                               heatmap=plots.symbol_heatmap(game, reels))
+        if par is not None and ("distribution" not in self.sources or "range" not in self.sources):
+            rebuild.update(distribution=plots.win_distribution(par.distribution), range=plots.rtp_range(par))
+        if rebuild:
+            self._rebuild(**rebuild)
+        with self.widget.batch_update():
+            if quick_data is not None and reels is not None:
+                series, z = quick_data
+                if par is None:
+                    self._components(quick.breakdown if quick is not None else {})
+                for trace, (x, y) in zip(self._traces("symbols"), series.values(), strict=True):
+                    trace.x, trace.y = x, y
+                (heat,) = self._traces("heatmap")
+                heat.z, heat.text = z, z
+                self._title("heatmap", f"Symbol counts per reel ({reels})")
+            if par is not None:
+                self._components(par)
+                if "distribution" not in rebuild:
+                    self._full_data(par)
+        self.sync_state()
+
+    def _quick_data(self, quick: Quick, game: Game,
+                    reels: str) -> tuple[dict[str, tuple[list[str], list[float]]], list[list[int]]] | None:
+        """The symbol series and heatmap counts, or ``None`` when the panels must be redrawn."""
+        series = plots.symbol_bars(quick.base)
+        for comp, value in quick.breakdown.items():
+            if comp not in series:
+                series[comp] = ([comp], [float(value)])
+        names, cols, z = plots.symbol_count_matrix(game, reels)
+        drawn = all(k in self.sources for k in ("components", "symbols", "heatmap"))
+        if not drawn or tuple(series) != self._symbol_series or self._heat_shape() != (len(names), len(cols)):
+            self._symbol_series = tuple(series)
+            return None
+        return series, z
+
+    def _heat_shape(self) -> tuple[int, int]:
+        src = self.sources.get("heatmap")
+        if src is None:
+            return (0, 0)
+        return (len(src.data[0].y), len(src.data[0].x))
+
+    def _components(self, source: Any) -> None:
+        names, values = plots.component_bars(source)
+        (bar,) = self._traces("components")
+        bar.x, bar.y = names, values
+        bar.text = [f"{v:.3%}" for v in values]
+        self._title("components", f"RTP by component (total {sum(values):.4%})")
+
+    def _full_data(self, par: ParSheet) -> None:
+        dist = par.distribution
+        x = np.asarray(dist.values, dtype=np.float64) / float(dist.unit)
+        p = dist.probs()
+        keep = (x > 0) & (p > 0)
+        (points,) = self._traces("distribution")
+        points.x, points.y = x[keep], p[keep]
+        self._title("distribution", f"Win distribution (P(no win) = {float(p[x == 0].sum()):.4f})")
+        r = float(par.rtp.value)
+        bands = plots.rtp_range_bands(r, par.volatility_index)
+        ys: list[list[float]] = []
+        for level in sorted(bands, key=lambda k: -float(k.rstrip("%"))):
+            lo, hi = bands[level]
+            ys += [hi, lo]
+        ys.append([r] * len(plots.RANGE_N))
+        for trace, y in zip(self._traces("range"), ys, strict=True):
+            trace.y = y
+        axis = str(self._traces("range")[0].yaxis)  # "y5" -> layout.yaxis5
+        self.widget.layout["yaxis" + axis[1:]].range = [max(0.0, r - 0.5), r + 0.5]

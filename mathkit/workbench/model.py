@@ -1,0 +1,296 @@
+"""The workbench's logic without widgets: edits that make new games, and the figures it shows.
+
+Every edit is a pure function ``(game, new value) -> game`` that validates the
+result (:func:`~mathkit.validate.validate_game`), so an invalid edit raises a
+:class:`~mathkit.errors.GameError` and the caller keeps the last valid game.
+:func:`quick_figures` is the fast path (per-reel algebra: milliseconds);
+:func:`full_figures` builds the whole PAR sheet (enumeration of the cycle).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from ..errors import GameError
+from ..game import Game, PayEntry, ReelSet, ScatterPay
+from ..par import ParSheet, build_par
+from ..rtp import ComponentRTP, component_rtp, scatter_count_weights
+from ..tables import reel_arrays
+from ..validate import validate_game
+
+__all__ = [
+    "Quick",
+    "analysis_reels",
+    "default_game_path",
+    "full_figures",
+    "game_files",
+    "parse_strip",
+    "paytable_csv",
+    "quick_figures",
+    "resolve_data_dir",
+    "strip_text",
+    "with_free_spins",
+    "with_line_pay",
+    "with_scatter_pay",
+    "with_strip",
+]
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_GAMES = ("dynasty.toml", "benchmark_5x3.toml")
+_TOKEN = re.compile(r"^([^\s*]+)(?:\*(\d+))?$")
+
+
+# --------------------------------------------------------------------------- files
+def resolve_data_dir(data_dir: str | Path = "data/games") -> Path:
+    """The games folder: ``data_dir`` as given if it exists, else relative to the project root.
+
+    A notebook's kernel runs in ``notebooks/``; the default ``data/games`` then still
+    finds the project's games.
+    """
+    p = Path(data_dir)
+    if p.is_dir() or p.is_absolute():
+        return p
+    return PROJECT_ROOT / p
+
+
+def game_files(data_dir: str | Path) -> list[str]:
+    """File names of the games in ``data_dir`` (``*.toml``), sorted."""
+    return sorted(p.name for p in Path(data_dir).glob("*.toml"))
+
+
+def default_game_path(data_dir: str | Path) -> Path:
+    """Dynasty when present, else the benchmark game, else the first game file.
+
+    Examples
+    --------
+    >>> default_game_path("data/games").name in ("dynasty.toml", "benchmark_5x3.toml")
+    True
+    """
+    d = Path(data_dir)
+    for name in DEFAULT_GAMES:
+        if (d / name).is_file():
+            return d / name
+    files = game_files(d)
+    if not files:
+        msg = f"no game files (*.toml) in {d}"
+        raise FileNotFoundError(msg)
+    return d / files[0]
+
+
+# --------------------------------------------------------------------------- strips
+def strip_text(rs: ReelSet, reel: int) -> str:
+    """A strip as space-separated symbols; a stop with weight ``w > 1`` is written ``NAME*w``.
+
+    Examples
+    --------
+    >>> strip_text(ReelSet("b", (("A", "B"),), (1,), ((1, 3),)), 0)
+    'A B*3'
+    """
+    return " ".join(s if w == 1 else f"{s}*{w}" for s, w in zip(rs.strips[reel], rs.stop_weights(reel), strict=True))
+
+
+def parse_strip(text: str, field: str = "strip") -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Symbols and weights from a strip's text (inverse of :func:`strip_text`).
+
+    Examples
+    --------
+    >>> parse_strip("A  B*3\\nC")
+    (('A', 'B', 'C'), (1, 3, 1))
+    >>> parse_strip("A B*x")
+    Traceback (most recent call last):
+    ...
+    mathkit.errors.GameError: strip[1]: cannot read 'B*x' (fix: write a symbol name, or NAME*weight with a whole weight ≥ 1)
+    """
+    symbols, weights = [], []
+    for i, tok in enumerate(text.split()):
+        m = _TOKEN.match(tok)
+        if m is None or (m.group(2) is not None and int(m.group(2)) < 1):
+            raise GameError(f"cannot read {tok!r}", field=f"{field}[{i}]",
+                            fix="write a symbol name, or NAME*weight with a whole weight ≥ 1")
+        symbols.append(m.group(1))
+        weights.append(1 if m.group(2) is None else int(m.group(2)))
+    if not symbols:
+        raise GameError("empty strip", field=field, fix="write the strip's symbols separated by spaces")
+    return tuple(symbols), tuple(weights)
+
+
+def _replace_set(game: Game, new: ReelSet) -> Game:
+    sets = tuple(new if rs.name == new.name else rs for rs in game.reel_sets)
+    return dataclasses.replace(game, reel_sets=sets)
+
+
+def _validated(game: Game) -> Game:
+    validate_game(game)
+    return game
+
+
+def with_strip(game: Game, reels: str, reel: int, text: str) -> Game:
+    """The game with strip ``reel`` (0-based) of reel set ``reels`` replaced by ``text``.
+
+    Raises
+    ------
+    GameError
+        When the text cannot be read or the game would be invalid.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> g = with_strip(load_game("data/games/classic_3reel.toml"), "base", 0, "WILD*2 BLANK*30")
+    >>> g.reel_set().strips[0], g.reel_set().weights[0]
+    (('WILD', 'BLANK'), (2, 30))
+    """
+    rs = game.reel_set(reels)
+    symbols, weights = parse_strip(text, f"reels.{rs.name}.strips[{reel}]")
+    strips = tuple(symbols if r == reel else s for r, s in enumerate(rs.strips))
+    if rs.weights is None and all(w == 1 for w in weights):
+        new_weights = None
+    else:
+        new_weights = tuple(weights if r == reel else rs.stop_weights(r) for r in range(rs.n_reels))
+    return _validated(_replace_set(game, dataclasses.replace(rs, strips=strips, weights=new_weights)))
+
+
+# --------------------------------------------------------------------------- pays and features
+def with_line_pay(game: Game, entry: str, count: int, value: int, coin_index: int = 0) -> Game:
+    """The game with the line (or ways) pay of ``count`` × ``entry`` set to ``value`` (per coin option)."""
+    def repay(k: int, values: tuple[int, ...]) -> tuple[int, ...]:
+        if k != count:
+            return values
+        return tuple(value if i == coin_index else v for i, v in enumerate(values))
+
+    new_entries = tuple(PayEntry(e.name, e.symbols, tuple((k, repay(k, v)) for k, v in e.pays)) if e.name == entry else e
+                        for e in game.line_pays)
+    return _validated(dataclasses.replace(game, line_pays=new_entries))
+
+
+def with_scatter_pay(game: Game, symbol: str, count: int, value: int) -> Game:
+    """The game with the scatter pay of ``count`` × ``symbol`` set to ``value`` (× total bet)."""
+    pays = tuple(ScatterPay(sp.symbol, tuple((k, value if k == count else v) for k, v in sp.pays))
+                 if sp.symbol == symbol else sp for sp in game.scatter_pays)
+    return _validated(dataclasses.replace(game, scatter_pays=pays))
+
+
+def with_free_spins(game: Game, *, awards: dict[int, int] | None = None, retriggers: dict[int, int] | None = None,
+                    multiplier: int | None = None, multiply_scatter: bool | None = None) -> Game:
+    """The game with free-spin parameters changed (only the ones given)."""
+    fs = game.free_spins
+    if fs is None:
+        raise GameError("the game has no free spins", field="free_spins")
+    if multiplier is not None and multiplier < 1:
+        raise GameError(f"multiplier {multiplier} is below 1", field="free_spins.multiplier",
+                        fix="a multiplier is a whole number ≥ 1")
+    for name, table in (("awards", awards), ("retriggers", retriggers)):
+        for k, v in (table or {}).items():
+            if v < 0:
+                raise GameError(f"{v} spins", field=f"free_spins.{name}.{k}", fix="spins are whole numbers ≥ 0")
+    new = dataclasses.replace(
+        fs,
+        awards=fs.awards if awards is None else tuple(sorted(awards.items())),
+        retriggers=fs.retriggers if retriggers is None else tuple(sorted(retriggers.items())),
+        multiplier=fs.multiplier if multiplier is None else multiplier,
+        multiply_scatter=fs.multiply_scatter if multiply_scatter is None else multiply_scatter,
+    )
+    return _validated(dataclasses.replace(game, free_spins=new))
+
+
+# --------------------------------------------------------------------------- figures
+def analysis_reels(game: Game, reels: str) -> str:
+    """The reel set a spin is analysed on when ``reels`` is being edited.
+
+    Editing the free-spin reel set changes the game through its feature, so the
+    analysis stays on the default (base) set; any other set is analysed itself.
+    """
+    fs = game.free_spins
+    if fs is not None and reels == fs.reels and reels != game.default_reels:
+        return game.default_reels
+    return reels
+
+
+@dataclass(frozen=True)
+class Quick:
+    """The figures that are cheap to get: exact RTP, its breakdown, feature frequency."""
+
+    reels: str
+    base: ComponentRTP
+    breakdown: dict[str, Fraction]
+    feature_frequency: Fraction | None
+
+    @property
+    def rtp(self) -> Fraction:
+        return sum(self.breakdown.values(), Fraction(0))
+
+
+def feature_frequency(game: Game, reels: str) -> Fraction | None:
+    """Exact probability that one base spin triggers the free spins (``None`` without them).
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> feature_frequency(load_game("data/games/benchmark_5x3.toml"), "base") is None
+    True
+    """
+    fs = game.free_spins
+    if fs is None:
+        return None
+    ra = reel_arrays(game, reels)
+    weights = scatter_count_weights(ra, game.symbol_names.index(fs.trigger))
+    hits = sum(w for count, w in enumerate(weights) if fs.award(count) > 0)
+    return Fraction(hits, sum(weights))
+
+
+def quick_figures(game: Game, reels: str | None = None) -> Quick:
+    """Exact RTP by component without enumeration (free spins included when the game has them).
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> from mathkit.exact import rtp
+    >>> g = load_game("data/games/benchmark_5x3.toml")
+    >>> quick_figures(g).rtp == rtp(g)
+    True
+    """
+    name = analysis_reels(game, game.default_reels if reels is None else reels)
+    base = component_rtp(game, name)
+    breakdown = base.breakdown()
+    if game.free_spins is not None:
+        try:
+            from ..freespins import rtp_with_features
+        except ImportError:
+            pass
+        else:
+            breakdown = dict(rtp_with_features(game, name))
+    return Quick(name, base, breakdown, feature_frequency(game, name))
+
+
+def full_figures(game: Game, reels: str | None = None) -> ParSheet:
+    """The PAR sheet (σ, hit frequency, volatility index, distribution) on the analysed reel set."""
+    return build_par(game, analysis_reels(game, game.default_reels if reels is None else reels))
+
+
+# --------------------------------------------------------------------------- exports
+def paytable_csv(game: Game) -> str:
+    """The paytable as CSV: one row per (component, entry, count), one pay column per coin option.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> print(paytable_csv(load_game("data/games/classic_3reel.toml")).splitlines()[1])
+    lines,WILD,WILD,3,800,1600,5000,credits per line
+    """
+    coins = game.bet.coins
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(["component", "entry", "symbols", "count", *[f"pay_{c}_coins" for c in coins], "unit"])
+    for e in game.line_pays:
+        for k, values in e.pays:
+            row = list(values) if len(values) == len(coins) else [values[0] * c for c in coins]
+            out.writerow([game.pay_mode, e.name, " ".join(e.symbols), k, *row, f"credits per {game.pay_mode[:-1]}"])
+    for sp in game.scatter_pays:
+        for k, v in sp.pays:
+            out.writerow(["scatter", sp.symbol, sp.symbol, k, *([v] * len(coins)), "x total bet"])
+    return buf.getvalue()
