@@ -1,33 +1,44 @@
-"""Compiled kernels of the simulator: the random stream, one spin, one block of plays.
+"""The simulator's compiled side: a game compiled to arrays, and the kernel that plays blocks of it.
 
-Nothing here knows the exact engine.  The line pays the kernels read are a
-*memo* of the shared :func:`mathkit.evaluate.line_win` (see
-:mod:`mathkit.simulate`), so windows are still valued by the one statement of
-the pay rules; ways windows go to :func:`mathkit.evaluate.ways_win` itself.
+Nothing here knows the exact engine.  Line pays are a *memo* of the shared
+:func:`mathkit.evaluate.line_win`, built once per game by :func:`compile_game`;
+ways windows go to :func:`mathkit.evaluate.ways_win` itself; scatter counts to
+:func:`mathkit.evaluate.scatter_code`.
 
-Random stream
--------------
-A block of plays owns one ``numpy.random.PCG64`` (or ``SFC64``) bit generator.
-The kernels continue that generator's exact state in compiled code and draw
-every stop with Lemire's unbiased method on 32-bit words, exactly as
-``Generator.integers(0, m, dtype=numpy.uint32)`` does.  So the stop of reel
-``r`` in the ``j``-th spin of a block is the ``(j·R + r)``-th such call on the
-block's ``Generator`` (``m`` = strip length, or the reel's total weight for
-virtual stops, mapped to a stop through the cumulative weights); the tests
-check this against numpy.
+Random streams
+--------------
+A block of plays owns two ``numpy.random.PCG64`` (or ``SFC64``) bit generators,
+one for base spins and one for free spins (see :mod:`mathkit.dask_runner`).
+The kernel continues each generator's exact state in compiled code and draws
+every stop with numpy's unbiased Lemire draw on 32-bit words, exactly as
+``Generator.integers(0, m, dtype=numpy.uint32)`` does: the stops of base spin
+``j`` are calls ``5j .. 5j + 4`` (on 5 reels) of that method on the base
+generator, free spins take theirs in play order from the other (``m`` = strip
+length, or the reel's total weight for virtual stops, mapped to a stop through
+the cumulative weights).  The tests replay both streams with numpy and
+:func:`~mathkit.evaluate.evaluate` and get the same win for every play.
 
 Line pays
 ---------
 A line is read left to right through two tries: one over the lines' row
 prefixes (lines sharing their first rows share the work) and one over symbol
-prefixes (``-1 - credits`` once the line's pay is decided).  The walk over the
-first ``k`` reels is tabulated per combination of their stops (the *prefix
-table*: decided credits, and the trie states still open), so most spins cost
-one table look-up plus a few steps on the remaining reels.
+prefixes, cut as soon as no pay entry still matches the whole prefix (the
+line's pay can then no longer depend on what follows: the trie holds
+``line_win`` of it).  The walk over the first ``k`` reels is tabulated per
+combination of their stops (the *prefix table*: the credits of the lines
+decided, and the states still open); open states move on reel by reel through
+a transition table.  Most spins cost one table look-up.
+
+Speed notes (measured, see ``benchmarks/bench_simulate.py``): base spins are
+drawn a batch ahead so their table loads overlap; the per-spin code is written
+out in one function, because passing arrays to a helper on every spin costs
+reference counting that made it several times slower; lines and ways games
+run different compiled functions for the same reason.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,18 +305,19 @@ def _draw(buf: UIntArray, h: int, k: int, mod: UIntArray, mode: IntArray, lut: I
                     h += 1
             u = np.int64(prod >> np.uint64(32))
         how = mode[k, r]
-        if how == STOP_TABLE:
-            u = lut[k, r, u]
-        elif how == STOP_SEARCH:  # the first stop whose cumulative weight exceeds u
-            lo = np.int64(0)
-            hi = np.int64(cum.shape[2] - 1)
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if cum[k, r, mid] > u:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            u = lo
+        if how != STOP_DIRECT:
+            if how == STOP_TABLE:
+                u = lut[k, r, u]
+            else:  # the first stop whose cumulative weight exceeds u
+                lo = np.int64(0)
+                hi = np.int64(cum.shape[2] - 1)
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if cum[k, r, mid] > u:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                u = lo
         stops[dst, r] = u
         c += code[k, r, u]
     return h, c
@@ -741,6 +753,13 @@ def _symbol_trie(t: PayTables, alphabets: list[list[int]]) -> IntArray:
     return np.array(table, dtype=np.int64)
 
 
+_PLAYED = frozenset({
+    "name", "symbols", "reel_sets", "line_pays", "bet", "pay_mode", "paylines", "scatter_pays", "default_reels",
+    "declared_rtp", "free_spins", "gamble", "cap", "readings", "description",
+})
+"""The ``Game`` fields the simulator knows how to play; a game using any other one is refused."""
+
+
 def compile_game(game: Game, *, reels: str | None = None, lines: int | None = None,
                  coins: int | None = None) -> SimSpec:
     """Compile ``game`` (base reel set ``reels``, ``lines`` lines at ``coins`` coins) for the kernels.
@@ -752,6 +771,10 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     >>> spec.components, spec.total_bet
     (('lines',), 1)
     """
+    unknown = [f.name for f in dataclasses.fields(game) if f.name not in _PLAYED and getattr(game, f.name)]
+    if unknown:
+        msg = f"{game.name}: the simulator does not play {', '.join(unknown)} yet"
+        raise ModelError(msg)
     t = pay_tables(game, lines=lines, coins=coins)
     fs = game.free_spins
     base_ra = reel_arrays(game, reels)
