@@ -435,6 +435,26 @@ def _combine_all_parallel(order: IntArray, starts: IntArray, cls: AnyIntArray, f
     return outs.sum(axis=0), tids
 
 
+@nb.njit(cache=True)
+def _compact(flat: IntArray, n_codes: int) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
+    """The non-zero cells of the dense (win, code) table as (wins, codes, counts)."""
+    n = 0
+    for i in range(flat.shape[0]):
+        if flat[i] != 0:
+            n += 1
+    wins = np.empty(n, dtype=np.int64)
+    codes = np.empty(n, dtype=np.int64)
+    counts = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(flat.shape[0]):
+        if flat[i] != 0:
+            wins[k] = i // n_codes
+            codes[k] = i - wins[k] * n_codes
+            counts[k] = flat[i]
+            k += 1
+    return wins, codes, counts
+
+
 # ----------------------------------------------------------------------------- driver
 def _alphabets(ra: ReelArrays) -> tuple[IntArray, IntArray, IntArray]:
     """Per reel: its alphabet, the alphabet's size, and each stop's rows as local indices."""
@@ -552,8 +572,10 @@ def joint_counts(t: PayTables, ra: ReelArrays, *, parallel: bool = False) -> Joi
     hs_sc = np.bincount(ssc, weights=None, minlength=n_codes).astype(np.int64) * 0
     np.add.at(hs_sc, ssc, swt)
     reps = order[starts[:-1]]
-    alive_max = int(finmax[cls[reps]].sum(axis=1).max()) if cls.size else 0
-    max_win = int(fixed.max()) + alive_max
+    # a tight bound on the largest line total: per group, its largest fixed win plus its alive lines' best
+    alive_bound = finmax[cls[reps]].sum(axis=1) if cls.size else np.zeros(len(reps), dtype=np.int64)
+    fixed_max = np.maximum.reduceat(fixed[order], starts[:-1]) if len(order) else np.zeros(1, dtype=np.int64)
+    max_win = int((fixed_max + alive_bound).max())
     size = (max_win + 1) * n_codes
     if size > DENSE_LIMIT:
         msg = (f"the largest line total ({max_win} credits) is too large for the dense distribution kernel; "
@@ -574,6 +596,5 @@ def joint_counts(t: PayTables, ra: ReelArrays, *, parallel: bool = False) -> Joi
     else:
         flat = _combine_all(*args)
         threads = 1
-    grid = flat.reshape(max_win + 1, n_codes)
-    wins, codes = np.nonzero(grid)
-    return JointCounts(wins.astype(np.int64), codes.astype(np.int64), grid[wins, codes], radix, cycle, threads)
+    wins, codes, counts = _compact(flat, n_codes)
+    return JointCounts(wins, codes, counts, radix, cycle, threads)
