@@ -22,7 +22,10 @@ import numpy.typing as npt
 from mathkit.dask_runner import block_streams
 from mathkit.game import Game
 from mathkit.io import load_game
-from mathkit.sim_kernels import A_TOTAL, N_ACC, N_FACC, compile_game, generator_state, play_block
+from mathkit.sim.kernels import play_block
+from mathkit.sim.layout import A_TOTAL, N_ACC, N_FACC
+from mathkit.sim.rng import generator_state
+from mathkit.sim.spec import compile_game
 from mathkit.simulate import simulate
 from mathkit.tables import pay_tables, reel_arrays
 

@@ -33,10 +33,12 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 from .errors import ModelError
-from .sim_kernels import A_OVERFLOW, N_ACC, N_FACC, generator_state, play_block
+from .sim.kernels import play_block
+from .sim.layout import A_OVERFLOW, N_ACC, N_FACC
+from .sim.rng import generator_state
 
 if TYPE_CHECKING:
-    from .sim_kernels import SimSpec
+    from .sim.spec import SimSpec
 
 __all__ = [
     "PROGRESS_MIN",
@@ -90,7 +92,7 @@ class GamblePlan:
 class BlockSums:
     """Sums of consecutive blocks ``first, first + 1, ...``, one row per block.
 
-    ``acc``/``facc`` hold the kernel's slots (``A_*``/``F_*`` in :mod:`mathkit.sim_kernels`),
+    ``acc``/``facc`` hold the kernel's slots (``A_*``/``F_*`` in :mod:`mathkit.sim.layout`),
     ``gacc``/``gfacc`` the gamble's (``G_*``/``GF_*``).
     """
 

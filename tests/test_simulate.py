@@ -30,7 +30,10 @@ from mathkit.errors import ModelError
 from mathkit.evaluate import evaluate
 from mathkit.game import Game, ReelSet
 from mathkit.io import load_game, loads_game
-from mathkit.sim_kernels import N_ACC, N_FACC, compile_game, generator_state, play_block
+from mathkit.sim.kernels import play_block
+from mathkit.sim.layout import N_ACC, N_FACC
+from mathkit.sim.rng import generator_state
+from mathkit.sim.spec import compile_game
 from mathkit.simulate import BLOCK, GambleStrategy, Proportion, SimResult, cli, exact_figures, simulate
 from mathkit.tables import pay_tables
 
@@ -231,11 +234,11 @@ def test_cap_limits_the_whole_play(fs_game: Game) -> None:
 
 
 def test_refuses_a_feature_it_does_not_play(fs_game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
-    import mathkit.sim_kernels as kernels
+    import mathkit.sim.spec as sim_spec
 
-    monkeypatch.setattr(kernels, "_PLAYED", kernels._PLAYED - {"cap"})
+    monkeypatch.setattr(sim_spec, "_PLAYED", sim_spec._PLAYED - {"cap"})
     with pytest.raises(ModelError, match="does not play cap"):
-        kernels.compile_game(dataclasses.replace(fs_game, cap=40))
+        sim_spec.compile_game(dataclasses.replace(fs_game, cap=40))
 
 
 def test_gamble_reported_apart_and_fair() -> None:

@@ -1,0 +1,100 @@
+"""The ``mathkit simulate`` command line, and the one place the simulator reads the exact engine.
+
+:func:`exact_figures` imports :mod:`mathkit.par` inside the function, after the simulation
+has run: importing the simulator never imports the exact engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..game import Game
+from ..io import load_game
+from .run import GambleStrategy, simulate
+
+__all__ = ["ExactFigures", "cli", "exact_figures", "simulate_cli"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="mathkit simulate", description="Monte Carlo simulation of a game's rules.")
+    p.add_argument("game", type=Path, help="game file (TOML)")
+    p.add_argument("--spins", type=lambda s: int(float(s)), default=10**6, help="plays (default 1e6)")
+    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, reported)")
+    p.add_argument("--workers", type=int, help="run on a LocalCluster of K worker processes on 127.0.0.1")
+    p.add_argument("--scheduler", help="run on an existing Dask cluster (tcp://HOST:PORT)")
+    p.add_argument("--reels", help="base reel set (RTP variant)")
+    p.add_argument("--lines", type=int, help="lines played")
+    p.add_argument("--coins", type=int, help="coins per line")
+    p.add_argument("--gamble", metavar="OPTION", help="gamble every win on OPTION (reported apart)")
+    p.add_argument("--no-exact", action="store_true", help="do not compare with the exact figures")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    return p
+
+
+def exact_figures(game: Game, reels: str | None = None, lines: int | None = None,
+                  coins: int | None = None) -> tuple[dict[str, float], float]:
+    """The exact figures to check a simulation against, and the exact σ per bet.
+
+    The command line's glue, and the one place this module reads the exact engine:
+    imported here, after the simulation has run, never by it.
+    """
+    from ..par import build_par
+
+    par = build_par(game, reels, lines=lines, coins=coins)
+    figures = {"rtp": par.rtp.value, "hit_frequency": par.hit_frequency.value,
+               "hit_frequency_bet": par.hit_frequency_bet.value}
+    figures |= {name: f.value for name, f in par.components.items()}
+    for section in par.features:
+        for name, f in section.figures:
+            if name == "trigger probability":
+                figures["trigger_probability"] = f.value
+    return figures, par.sd.value
+
+
+ExactFigures = Callable[[Game, str | None, int | None, int | None], tuple[dict[str, float], float]]
+
+
+def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) -> dict[str, Any]:
+    """Run the simulation ``args`` describe (see :func:`cli`) and return its JSON-ready report.
+
+    ``exact(game, reels, lines, coins)`` gives the exact figures and σ to check against
+    (default :func:`exact_figures`); ``args.no_exact`` skips the check.
+    """
+    game = load_game(args.game)
+    strategy = GambleStrategy(args.gamble) if getattr(args, "gamble", None) else None
+    res = simulate(game, args.spins, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+                   reels=args.reels, lines=args.lines, coins=args.coins, gamble=strategy,
+                   progress=False if args.no_progress else None)
+    if args.no_exact:
+        return res.to_dict()
+    figures, sd = (exact or exact_figures)(game, args.reels, args.lines, args.coins)
+    return res.to_dict(figures, sd)
+
+
+def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
+    """``mathkit simulate GAME --spins N --seed S [--workers K] [--scheduler ADDR] [--json]``.
+
+    Exit status 0, or 1 when an exact figure lies outside the simulated 99% interval.
+    """
+    args = _parser().parse_args(argv)
+    out = simulate_cli(args, exact)
+    if args.json:
+        print(json.dumps(out, indent=2, default=float))
+    else:
+        lo, hi = out["ci99"]
+        print(f"{out['game']}: {out['spins']:,} plays, {out['spins_per_second']:,.0f} plays/s")
+        print(f"RTP {out['rtp']:.6f}  99% [{lo:.6f}, {hi:.6f}]  sd {out['sd']:.4f}")
+        for name, e in out["breakdown"].items():
+            print(f"  {name:<12} {e['rtp']:.6f} ± {e['se']:.6f}")
+        print(f"hit frequency {out['hit_frequency']['value']:.6f}")
+        for name, c in out.get("checks", {}).items():
+            mark = "ok " if c["agrees"] else "OUT"
+            print(f"  {mark} {name:<20} sim {c['sim']:.6f}  exact {c['exact']:.6f}  ± {c['tolerance']:.6f}")
+        if out["agrees_with_exact"] is not None:
+            print("agrees with exact:", "yes" if out["agrees_with_exact"] else "NO")
+    return 1 if out["agrees_with_exact"] is False else 0

@@ -1,0 +1,316 @@
+"""What a simulation found: exact sums, and the estimates, intervals and agreement checks read from them.
+
+The result, :class:`SimResult`, holds exact integer sums; RTP by component
+with standard errors and 95%/99% intervals, hit and feature frequencies with
+Wilson intervals, σ and a convergence trace are read from them, and
+:meth:`SimResult.agrees` checks exact figures supplied by the caller:
+``|sim − exact| ≤ z·σ/√N``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["TAILS", "Z95", "Z99", "Estimate", "GambleResult", "Proportion", "SimResult"]
+
+Z95 = 1.959963984540054
+Z99 = 2.5758293035489004
+TAILS = (10, 100, 1000)
+
+
+def _z(level: float) -> float:
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.5 + level / 2))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A simulated mean with its standard error (``value ± z·se``)."""
+
+    value: float
+    se: float
+
+    def interval(self, level: float = 0.99) -> tuple[float, float]:
+        z = Z99 if level == 0.99 else Z95 if level == 0.95 else _z(level)
+        return (self.value - z * self.se, self.value + z * self.se)
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return self.interval(0.95)
+
+    @property
+    def ci99(self) -> tuple[float, float]:
+        return self.interval(0.99)
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """``hits`` out of ``n`` trials, with Wilson score intervals.
+
+    Examples
+    --------
+    >>> p = Proportion(30, 100)
+    >>> p.value, [round(x, 4) for x in p.ci95]
+    (0.3, [0.2189, 0.3958])
+    """
+
+    hits: int
+    n: int
+
+    @property
+    def value(self) -> float:
+        return self.hits / self.n if self.n else math.nan
+
+    @property
+    def one_in(self) -> float:
+        return self.n / self.hits if self.hits else math.inf
+
+    def interval(self, level: float = 0.99) -> tuple[float, float]:
+        z = Z99 if level == 0.99 else Z95 if level == 0.95 else _z(level)
+        n, p = self.n, self.value
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (centre - half, centre + half)
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return self.interval(0.95)
+
+    @property
+    def ci99(self) -> tuple[float, float]:
+        return self.interval(0.99)
+
+
+@dataclass(frozen=True)
+class GambleResult:
+    """What the gamble strategy did, beside the RTP (never in it).
+
+    ``return_ratio`` is credits returned per credit staked (1 for fair options);
+    ``rtp`` the return per bet of whole plays with the gamble.
+    """
+
+    strategy: str
+    offered: int
+    rounds: int
+    won: int
+    staked: int
+    returned: int
+    return_ratio: Estimate
+    rtp: Estimate
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """A simulation's exact sums and the statistics read from them.
+
+    ``sums`` holds integer totals in credits over all plays: ``line``, ``scatter``,
+    ``free``, ``cut`` (what the cap took), ``paid`` and their sums of squares
+    (``*_sq``), and counts (``hits``, ``hits_bet``, ``hits_10x`` ..., ``triggers``,
+    ``free_spins``, ``retriggers``, ``cap_hits``, ``max``); ``moments`` the float sums of
+    the paid win's third and fourth powers (for the standard error of σ only).
+    ``trace`` is the convergence trace: ``(plays, RTP so far)`` at block ends, every block
+    up to 200 of them, else 200 spaced geometrically — so it too does not depend on how
+    the run was split.  Two runs with the same seed compare equal, however they were
+    split (``seconds`` is not compared).
+    """
+
+    game: str
+    spins: int
+    total_bet: int
+    components: tuple[str, ...]
+    sums: Mapping[str, int]
+    moments: tuple[float, float]
+    trace: tuple[tuple[int, float], ...]
+    block: int
+    seed: tuple[Any, tuple[int, ...]]
+    bit_generator: str = "PCG64"
+    gamble: GambleResult | None = None
+    seconds: float = field(default=math.nan, compare=False)
+
+    # --- RTP ---------------------------------------------------------------------------
+    def _estimate(self, total: int, squares: int) -> Estimate:
+        n, bet = self.spins, self.total_bet
+        mean = total / n
+        var = max(squares / n - mean * mean, 0.0)
+        return Estimate(mean / bet, math.sqrt(var / n) / bet)
+
+    @property
+    def rtp(self) -> Estimate:
+        """Return to player of whole plays (cap applied, gamble not), per total bet."""
+        return self._estimate(self.sums["paid"], self.sums["paid_sq"])
+
+    @property
+    def sd(self) -> float:
+        """σ of a play's win per total bet."""
+        return self.rtp.se * math.sqrt(self.spins)
+
+    def component(self, name: str) -> Estimate:
+        """RTP of one component: ``lines``/``ways``, ``scatter``, ``free spins``, ``cap`` (≤ 0)."""
+        key = {"lines": "line", "ways": "line", "scatter": "scatter", "free spins": "free", "cap": "cut"}.get(name)
+        if key is None or name not in self.components:
+            msg = f"no component {name!r}: {', '.join(self.components)}"
+            raise KeyError(msg)
+        est = self._estimate(self.sums[key], self.sums[f"{key}_sq"])
+        return Estimate(-est.value, est.se) if name == "cap" else est
+
+    @property
+    def breakdown(self) -> dict[str, Estimate]:
+        """RTP per component; the values add up to :attr:`rtp`."""
+        return {c: self.component(c) for c in self.components}
+
+    # --- frequencies --------------------------------------------------------------------
+    @property
+    def hit_frequency(self) -> Proportion:
+        """Plays that win anything."""
+        return Proportion(self.sums["hits"], self.spins)
+
+    @property
+    def hit_frequency_bet(self) -> Proportion:
+        """Plays that win at least the total bet."""
+        return Proportion(self.sums["hits_bet"], self.spins)
+
+    @property
+    def trigger_frequency(self) -> Proportion:
+        """Base spins that trigger the free spins."""
+        return Proportion(self.sums["triggers"], self.spins)
+
+    @property
+    def tails(self) -> dict[int, Proportion]:
+        """Plays that win at least 10×, 100×, 1000× the total bet."""
+        return {m: Proportion(self.sums[f"hits_{m}x"], self.spins) for m in TAILS}
+
+    @property
+    def cap_frequency(self) -> Proportion:
+        """Plays that reach the cap."""
+        return Proportion(self.sums["cap_hits"], self.spins)
+
+    @property
+    def mean_free_spins(self) -> float:
+        """Free spins played per trigger."""
+        return self.sums["free_spins"] / self.sums["triggers"] if self.sums["triggers"] else math.nan
+
+    @property
+    def max_win(self) -> float:
+        """The largest paid win seen, × total bet."""
+        return self.sums["max"] / self.total_bet
+
+    @property
+    def spins_per_second(self) -> float:
+        return self.spins / self.seconds if self.seconds > 0 else math.nan
+
+    # --- agreement with exact figures -----------------------------------------------------
+    def figures(self) -> dict[str, float]:
+        """Every figure :meth:`agrees` can check, by name."""
+        out = {"rtp": self.rtp.value, **{c: e.value for c, e in self.breakdown.items()},
+               "hit_frequency": self.hit_frequency.value, "hit_frequency_bet": self.hit_frequency_bet.value,
+               "sd": self.sd}
+        out |= {f"p_{m}x": p.value for m, p in self.tails.items()}
+        if "free spins" in self.components:
+            out["trigger_probability"] = self.trigger_frequency.value
+        if "cap" in self.components:
+            out["p_cap"] = self.cap_frequency.value
+        return out
+
+    def _sd_se(self) -> float:
+        """Delta-method standard error of :attr:`sd` (from the third and fourth moments)."""
+        n, bet = self.spins, self.total_bet
+        m1 = self.sums["paid"] / n
+        m2 = self.sums["paid_sq"] / n
+        m3, m4 = self.moments[0] / n, self.moments[1] / n
+        mu4 = m4 - 4 * m1 * m3 + 6 * m1 * m1 * m2 - 3 * m1**4
+        var = max(m2 - m1 * m1, 0.0)
+        if var == 0:
+            return 0.0
+        return math.sqrt(max(mu4 - var * var, 0.0) / n) / (2 * math.sqrt(var)) / bet
+
+    def tolerance(self, name: str, exact: float, sd: float | None = None, level: float = 0.99) -> float:
+        """``z·σ/√N`` for figure ``name``: σ is ``sd`` when given, else the simulated σ of an RTP
+        figure (of the whole play for a component the sample never saw), the delta-method
+        σ of ``sd``, or ``√(p(1−p))`` with the exact ``p`` for a frequency."""
+        z = Z99 if level == 0.99 else Z95 if level == 0.95 else _z(level)
+        n = self.spins
+        if sd is not None:
+            return z * sd / math.sqrt(n)
+        if name == "rtp":
+            return z * self.rtp.se
+        if name in self.components:  # a component never seen in the sample gets the whole play's σ
+            return z * (self.component(name).se or self.rtp.se)
+        if name == "sd":
+            return z * self._sd_se()
+        if name in self.figures():
+            p = min(max(exact, 0.0), 1.0)
+            return z * math.sqrt(p * (1 - p) / n)
+        msg = f"no simulated figure {name!r}: {', '.join(self.figures())}"
+        raise KeyError(msg)
+
+    def checks(self, exact: Mapping[str, float], sd: float | Mapping[str, float] | None = None,
+               level: float = 0.99) -> dict[str, dict[str, float | bool]]:
+        """Per exact figure: simulated value, exact value, tolerance and agreement.
+
+        ``sd`` is σ per total bet (exact, from the caller) for ``"rtp"``, or σ by figure name.
+        """
+        sim = self.figures()
+        out: dict[str, dict[str, float | bool]] = {}
+        for name, x in exact.items():
+            if name not in sim:
+                msg = f"no simulated figure {name!r}: {', '.join(sim)}"
+                raise KeyError(msg)
+            s = sd.get(name) if isinstance(sd, Mapping) else sd if name == "rtp" else None
+            tol = self.tolerance(name, float(x), s, level)
+            out[name] = {"sim": sim[name], "exact": float(x), "tolerance": tol,
+                         "agrees": bool(abs(sim[name] - float(x)) <= tol)}
+        return out
+
+    def agrees(self, exact: Mapping[str, float], sd: float | Mapping[str, float] | None = None,
+               level: float = 0.99) -> dict[str, bool]:
+        """Whether each exact figure lies within ``z·σ/√N`` of the simulation (z for ``level``)."""
+        return {k: bool(v["agrees"]) for k, v in self.checks(exact, sd, level).items()}
+
+    # --- export ------------------------------------------------------------------------
+    def to_dict(self, exact: Mapping[str, float] | None = None,
+                sd: float | Mapping[str, float] | None = None) -> dict[str, Any]:
+        """The figures as plain JSON-ready data; with ``exact`` figures, their checks too."""
+
+        def est(e: Estimate) -> dict[str, Any]:
+            return {"rtp": e.value, "se": e.se, "ci95": list(e.ci95), "ci99": list(e.ci99)}
+
+        def prop(p: Proportion) -> dict[str, Any]:
+            return {"value": p.value, "one_in": p.one_in, "ci95": list(p.ci95), "ci99": list(p.ci99)}
+
+        out: dict[str, Any] = {
+            "game": self.game, "spins": self.spins, "total_bet": self.total_bet,
+            "rtp": self.rtp.value, "se": self.rtp.se, "ci95": list(self.rtp.ci95), "ci99": list(self.rtp.ci99),
+            "sd": self.sd, "seconds": self.seconds, "spins_per_second": self.spins_per_second,
+            "breakdown": {c: est(e) for c, e in self.breakdown.items()},
+            "hit_frequency": prop(self.hit_frequency), "hit_frequency_bet": prop(self.hit_frequency_bet),
+            "tails": {f"{m}x": prop(p) for m, p in self.tails.items()},
+            "max_win": self.max_win,
+            "seed": {"entropy": self.seed[0], "spawn_key": list(self.seed[1]), "block": self.block,
+                     "bit_generator": self.bit_generator},
+            "trace": [list(t) for t in self.trace],
+        }
+        if "free spins" in self.components:
+            out["free_spins"] = {"trigger": prop(self.trigger_frequency), "mean_spins": self.mean_free_spins,
+                                 "retriggers": self.sums["retriggers"]}
+        if "cap" in self.components:
+            out["cap"] = prop(self.cap_frequency)
+        if self.gamble is not None:
+            g = self.gamble
+            out["gamble"] = {"strategy": g.strategy, "offered": g.offered, "rounds": g.rounds, "won": g.won,
+                             "return_ratio": est(g.return_ratio), "rtp_with_gamble": est(g.rtp)}
+        if exact is not None:
+            checks = self.checks(exact, sd)
+            out["checks"] = checks
+            out["agrees_with_exact"] = all(bool(c["agrees"]) for c in checks.values())
+        else:
+            out["agrees_with_exact"] = None
+        return out
+
+    def to_json(self, exact: Mapping[str, float] | None = None, sd: float | Mapping[str, float] | None = None,
+                indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(exact, sd), indent=indent, default=float)
