@@ -584,9 +584,13 @@ def joint_counts(t: PayTables, ra: ReelArrays, *, parallel: bool = False) -> Joi
     args = (order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, ssc, swt, hs_sc, n_codes, size)
     if parallel:
         n_groups = len(starts) - 1
-        n_chunks = max(1, min(nb.get_num_threads() * 4, n_groups))
-        # balance chunks by work (members + alive lines), not by group count
-        work = np.diff(starts) + 16
+        n_chunks = max(1, min(nb.get_num_threads(), n_groups))
+        # balance chunks by estimated work: sorting the members, plus the sparse finishing lists
+        members = np.diff(starts).astype(np.float64)
+        nnz = (ptr[:, 1:] - ptr[:, :-1]).astype(np.float64)
+        rep_cls = cls[reps]
+        sparse = np.where(rep_cls > 0, nnz[np.arange(n_lines)[None, :], rep_cls], 0.0).sum(axis=1)
+        work = members * np.log2(members + 1) + 2 * sparse + n_codes
         cum = np.concatenate([[0], np.cumsum(work)])
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups
