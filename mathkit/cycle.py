@@ -327,6 +327,34 @@ def _sparse_finish(finc: IntArray, sseqT: IntArray, swt: IntArray) -> tuple[IntA
 
 
 @nb.njit(cache=True)
+def _meet(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: IntArray, nk: int, buf: IntArray,
+          n_codes: int, out: IntArray) -> None:  # pragma: no cover
+    """Combine a group's prefix histogram of (fixed win, scatter code) with its suffix histogram.
+
+    The suffix histogram is ``buf`` at the ``nk`` keys ``tk`` (``win * n_codes + code``).
+    """
+    m = members.shape[0]
+    pk = np.empty(m, dtype=np.int64)
+    pv = np.empty(m, dtype=np.int64)
+    for t in range(m):
+        i = members[t]
+        pk[t] = fixed[i] * n_codes + psc[i]
+        pv[t] = pwt[i]
+    if m > 1:
+        pk, pv = _reduce(pk, pv)
+    for a in range(pk.shape[0]):
+        fa = pk[a] // n_codes
+        ca = pk[a] - fa * n_codes
+        va = pv[a]
+        for b in range(nk):
+            kb = tk[b]
+            vb = buf[kb]
+            if vb != 0:
+                fb = kb // n_codes
+                out[(fa + fb) * n_codes + ca + kb - fb * n_codes] += va * vb
+
+
+@nb.njit(cache=True)
 def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: AnyIntArray,
                    fixed: IntArray, psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
                    sp_j: IntArray, sp_d: IntArray, ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int,
@@ -384,27 +412,7 @@ def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: Any
                     nk += 1
             wv[j] = 0
             seen[j] = False
-        # prefix side: histogram of (fixed win, scatter code)
-        m = members.shape[0]
-        pk = np.empty(m, dtype=np.int64)
-        pv = np.empty(m, dtype=np.int64)
-        for t in range(m):
-            i = members[t]
-            pk[t] = fixed[i] * n_codes + psc[i]
-            pv[t] = pwt[i]
-        if m > 1:
-            pk, pv = _reduce(pk, pv)
-        for a in range(pk.shape[0]):
-            fa = pk[a] // n_codes
-            ca = pk[a] - fa * n_codes
-            va = pv[a]
-            for b in range(nk):
-                kb = tk[b]
-                vb = buf[kb]
-                if vb != 0:
-                    fb = kb // n_codes
-                    cb = kb - fb * n_codes
-                    out[(fa + fb) * n_codes + ca + cb] += va * vb
+        _meet(members, fixed, psc, pwt, tk, nk, buf, n_codes, out)
         for b in range(nk):
             buf[tk[b]] = 0
             mark[tk[b]] = False

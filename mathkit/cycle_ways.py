@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from .cycle import I64_SAFE, JointCounts, _groups, _reduce, _stop_codes, scatter_radix, split_point
+from .cycle import I64_SAFE, JointCounts, _groups, _meet, _stop_codes, scatter_radix, split_point
 from .errors import ModelError
 from .tables import PayTables, ReelArrays
 
@@ -141,22 +141,7 @@ def _ways_combine(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntA
                 tk[nk] = key
                 nk += 1
             buf[key] += swt[j]
-        m = members.shape[0]
-        pk = np.empty(m, dtype=np.int64)
-        pv = np.empty(m, dtype=np.int64)
-        for t in range(m):
-            i = members[t]
-            pk[t] = fixed[i] * n_codes + psc[i]
-            pv[t] = pwt[i]
-        if m > 1:
-            pk, pv = _reduce(pk, pv)
-        for a in range(pk.shape[0]):
-            fa = pk[a] // n_codes
-            ca = pk[a] - fa * n_codes
-            for b in range(nk):
-                kb = tk[b]
-                fb = kb // n_codes
-                out[(fa + fb) * n_codes + ca + kb - fb * n_codes] += pv[a] * buf[kb]
+        _meet(members, fixed, psc, pwt, tk, nk, buf, n_codes, out)
         for b in range(nk):
             buf[tk[b]] = 0
     return out

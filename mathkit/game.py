@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "Bet",
@@ -35,6 +35,23 @@ __all__ = [
 ]
 
 SymbolKind = Literal["regular", "wild", "scatter"]
+
+
+def at_most(table: tuple[tuple[int, Any], ...], count: int) -> tuple[int, Any] | None:
+    """The entry of ``table`` (``(count, value)`` pairs) for the largest count not above ``count``.
+
+    Every count-keyed table in a game reads this way: pays, scatter pays, spins awarded.
+
+    Examples
+    --------
+    >>> at_most(((3, "three"), (5, "five")), 4), at_most(((3, "three"),), 2)
+    ((3, 'three'), None)
+    """
+    best = None
+    for k, v in table:
+        if k <= count and (best is None or k > best[0]):
+            best = (k, v)
+    return best
 PayMode = Literal["lines", "ways"]
 
 
@@ -165,13 +182,10 @@ class PayEntry:
         >>> e.pay(3, coins=3, coin_index=2), e.pay(2, coins=3, coin_index=2), e.pay(1)
         (500, 15, 0)
         """
-        best = None
-        for k, values in self.pays:
-            if k <= count and (best is None or k > best[0]):
-                best = (k, values)
+        best = at_most(self.pays, count)
         if best is None:
             return 0
-        values = best[1]
+        values: tuple[int, ...] = best[1]
         if len(values) == 1:
             return values[0] * coins
         idx = coins - 1 if coin_index is None else coin_index
@@ -190,11 +204,8 @@ class ScatterPay:
     pays: tuple[tuple[int, int], ...]
 
     def pay(self, count: int) -> int:
-        best = (0, 0)
-        for k, v in self.pays:
-            if k <= count and k > best[0]:
-                best = (k, v)
-        return best[1]
+        best = at_most(self.pays, count)
+        return 0 if best is None else int(best[1])
 
 
 @dataclass(frozen=True)
@@ -253,19 +264,15 @@ class FreeSpins:
     multiply_scatter: bool = False
     max_spins: int | None = None
 
-    @staticmethod
-    def _lookup(table: tuple[tuple[int, int], ...], count: int) -> int:
-        best = (0, 0)
-        for k, v in table:
-            if k <= count and k > best[0]:
-                best = (k, v)
-        return best[1]
-
     def award(self, count: int) -> int:
-        return self._lookup(self.awards, count)
+        """Spins awarded by ``count`` triggers in the base game."""
+        best = at_most(self.awards, count)
+        return 0 if best is None else int(best[1])
 
     def retrigger(self, count: int) -> int:
-        return self._lookup(self.retriggers, count)
+        """Spins added by ``count`` triggers during the feature."""
+        best = at_most(self.retriggers, count)
+        return 0 if best is None else int(best[1])
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from .game import (
 )
 from .validate import validate_game
 
-__all__ = ["dump_game", "game_from_dict", "game_to_dict", "load_game", "loads_game", "save_game"]
+__all__ = ["dump_game", "game_from_dict", "game_to_dict", "load_game", "loads_game", "save_game", "write_atomic"]
 
 TOP_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
@@ -544,12 +544,20 @@ def save_game(game: Game, path: str | Path, *, overwrite: bool = False) -> Path:
         msg = f"{target} exists; pass overwrite=True to replace it"
         raise FileExistsError(msg)
     validate_game(game)
-    text = dump_game(game)
+    return write_atomic(target, dump_game(game))
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    A crash leaves either the old file or the new one, never half of one.
+    """
+    target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)

@@ -49,7 +49,7 @@ import zmq
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 
-from .report import write_atomic
+from .report import one_in, pct, write_atomic
 
 __all__ = [
     "ASSETS",
@@ -449,31 +449,21 @@ class Table:
 _NUMBER = re.compile(r"^[-+−]?[\d,]*\.?\d+(e[-+]?\d+)?\s*(%|× bet|pp)?$|^1 in [\d,.]+$|^never$")
 
 
-def _pct(x: float, digits: int = 4) -> str:
-    return f"{100 * x:.{digits}f}%"
-
-
-def _one_in(p: float) -> str:
-    if p <= 0:
-        return "never"
-    return f"1 in {1 / p:,.2f}" if 1 / p < 1000 else f"1 in {1 / p:,.0f}"
-
-
 def summary_table(par: Any) -> Table:
     """The key figures of a :class:`~mathkit.par.ParSheet`: RTP and its parts, σ, hit frequencies, tails, cycle."""
     rows: list[tuple[str, str, str]] = []
     for name, f in par.components.items():
-        rows.append((f"RTP: {name}", _pct(f.value, 6), f.method))
+        rows.append((f"RTP: {name}", pct(f.value, 6), f.method))
     exact = par.rtp.exact_str()
-    rows.append(("RTP", _pct(par.rtp.value, 6), par.rtp.method + (f" = {exact}" if exact and len(exact) < 40 else "")))
+    rows.append(("RTP", pct(par.rtp.value, 6), par.rtp.method + (f" = {exact}" if exact and len(exact) < 40 else "")))
     if par.declared_rtp is not None:
-        rows.append(("RTP declared in the game file", _pct(float(par.declared_rtp), 6), "data"))
-    rows.append(("hit frequency (any win)", _pct(par.hit_frequency.value), par.hit_frequency.method))
-    rows.append(("hit frequency (win ≥ bet)", _pct(par.hit_frequency_bet.value), par.hit_frequency_bet.method))
+        rows.append(("RTP declared in the game file", pct(float(par.declared_rtp), 6), "data"))
+    rows.append(("hit frequency (any win)", pct(par.hit_frequency.value), par.hit_frequency.method))
+    rows.append(("hit frequency (win ≥ bet)", pct(par.hit_frequency_bet.value), par.hit_frequency_bet.method))
     rows.append(("σ per total bet", f"{par.sd.value:.4f}", par.sd.method))
     rows += [(f"volatility index {k}", f"{f.value:.4f}", f.method) for k, f in par.volatility_index.items()]
     rows.append(("max win (× bet)", f"{par.max_win.value:,.2f}", par.max_win.method))
-    rows.append(("max win odds", _one_in(par.max_win_probability.value), par.max_win_probability.method))
+    rows.append(("max win odds", one_in(par.max_win_probability.value), par.max_win_probability.method))
     rows += [(f"P(win ≥ {m}× bet)", f"{f.value:.6g}", f.method) for m, f in par.tails.items()]
     rows.append(("cycle (stop combinations)", f"{par.cycle:,}", "exact"))
     lost = par.distribution.lost_mass
@@ -487,7 +477,7 @@ def summary_table(par: Any) -> Table:
 def paytable_table(par: Any) -> Table:
     """The PAR sheet's pay combinations: pay, hits over the cycle, probability, odds and RTP of each."""
     rows = tuple((e.component, f"{e.count} × {e.entry}", f"{e.pay:,}", f"{e.hits:,}", f"{e.probability.value:.6g}",
-                  _one_in(e.probability.value), _pct(e.rtp.value)) for e in par.entries)
+                  one_in(e.probability.value), pct(e.rtp.value)) for e in par.entries)
     return Table(("component", "combination", "pay (credits)", "hits in the cycle", "probability", "odds", "RTP"),
                  rows, "Paytable (exact over the cycle)")
 
@@ -542,7 +532,7 @@ class CrossCheck:
         return f"{len(out)} of {len(self.checks)} figures lie outside their {level} intervals ({', '.join(out)})"
 
     def table(self) -> Table:
-        rows = tuple((_label(name), _pct(float(c["exact"])), _pct(float(c["sim"])), f"± {_pct(float(c['tolerance']))}",
+        rows = tuple((_label(name), pct(float(c["exact"])), pct(float(c["sim"])), f"± {pct(float(c['tolerance']))}",
                       "yes" if c["agrees"] else "NO") for name, c in self.checks.items())
         return Table(("figure", "exact", "simulated", f"{self.level:.0%} tolerance", "within"), rows,
                      f"Cross-check: {self.spins:,} simulated plays ({self.seconds:.1f} s)", (self.verdict + ".",))

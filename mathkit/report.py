@@ -6,21 +6,22 @@ import csv
 import io
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from .io import write_atomic
 from .par import Figure, ParSheet
 
-__all__ = ["par_to_csv", "par_to_dict", "par_to_text", "write_atomic", "write_par"]
+__all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic", "write_par"]
 
 
-def _pct(x: float, digits: int = 4) -> str:
+def pct(x: float, digits: int = 4) -> str:
+    """``x`` as a percentage with ``digits`` decimals."""
     return f"{100 * x:.{digits}f}%"
 
 
-def _one_in(p: float) -> str:
+def one_in(p: float) -> str:
+    """Odds ``p`` written as "1 in N"."""
     if p <= 0:
         return "never"
     return f"1 in {1 / p:,.2f}" if 1 / p < 1000 else f"1 in {1 / p:,.0f}"
@@ -107,29 +108,29 @@ def par_to_text(par: ParSheet) -> str:
     w.append("")
     w.append("RTP")
     for name, f in par.components.items():
-        w.append(f"  {name:<24} {_pct(f.value, 6):>14}   [{f.method}]")
-    w.append(f"  {'total':<24} {_pct(par.rtp.value, 6):>14}   [{par.rtp.method}]"
+        w.append(f"  {name:<24} {pct(f.value, 6):>14}   [{f.method}]")
+    w.append(f"  {'total':<24} {pct(par.rtp.value, 6):>14}   [{par.rtp.method}]"
              + (f"  = {par.rtp.exact_str()}" if par.rtp.exact is not None and len(par.rtp.exact_str() or "") < 40
                 else ""))
     if par.declared_rtp is not None:
         delta = par.rtp.value - float(par.declared_rtp)
-        w.append(f"  {'declared':<24} {_pct(float(par.declared_rtp), 6):>14}   (Δ {100 * delta:+.6f} pp)")
+        w.append(f"  {'declared':<24} {pct(float(par.declared_rtp), 6):>14}   (Δ {100 * delta:+.6f} pp)")
     w.append("")
     w.append("Volatility and hits")
-    w.append(f"  hit frequency (any win)     {_pct(par.hit_frequency.value)}  ({_one_in(par.hit_frequency.value)})")
-    w.append(f"  hit frequency (win ≥ bet)   {_pct(par.hit_frequency_bet.value)}  "
-             f"({_one_in(par.hit_frequency_bet.value)})")
+    w.append(f"  hit frequency (any win)     {pct(par.hit_frequency.value)}  ({one_in(par.hit_frequency.value)})")
+    w.append(f"  hit frequency (win ≥ bet)   {pct(par.hit_frequency_bet.value)}  "
+             f"({one_in(par.hit_frequency_bet.value)})")
     w.append(f"  σ per total bet             {par.sd.value:.4f}   [{par.sd.method}]")
     w.append("  volatility index            " + "  ".join(f"{k}: {f.value:.4f}" for k, f in
                                                           par.volatility_index.items()))
     if par.max_win_bounded:
         w.append(f"  max win                     {par.max_win.value:,.2f} × bet  "
-                 f"({_one_in(par.max_win_probability.value)})")
+                 f"({one_in(par.max_win_probability.value)})")
     else:
         w.append("  max win                     unbounded (free spins retrigger without limit); largest computed "
-                 f"{par.max_win.value:,.2f} × bet ({_one_in(par.max_win_probability.value)})")
+                 f"{par.max_win.value:,.2f} × bet ({one_in(par.max_win_probability.value)})")
     for m, f in par.tails.items():
-        w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({_one_in(f.value)})")
+        w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({one_in(f.value)})")
     if par.cap_probability is not None and g.cap is not None:
         w.append(f"  cap {g.cap:,}× bet, P(cap)     {par.cap_probability.value:.6g}")
     if par.distribution.lost_mass:
@@ -137,19 +138,19 @@ def par_to_text(par: ParSheet) -> str:
     w.append("")
     w.append("RTP range after N spins (90% / 95% / 99%)")
     for i, (n, lo, hi) in enumerate(par.rtp_range["90%"]):
-        parts = [f"{_pct(lo, 2)} – {_pct(hi, 2)}"]
+        parts = [f"{pct(lo, 2)} – {pct(hi, 2)}"]
         for lvl in ("95%", "99%"):
             _, l2, h2 = par.rtp_range[lvl][i]
-            parts.append(f"{_pct(l2, 2)} – {_pct(h2, 2)}")
+            parts.append(f"{pct(l2, 2)} – {pct(h2, 2)}")
         w.append(f"  {n:>11,}   " + "   ".join(parts))
     w.append("")
     w.append("Paytable")
     w.append(f"  {'component':<9} {'combination':<18} {'pay':>8} {'hits':>14} {'probability':>12} "
              f"{'1 in':>14} {'RTP':>11}")
     for e in par.entries:
-        one_in = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
+        odds = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
         w.append(f"  {e.component:<9} {f'{e.count} × {e.entry}':<18} {e.pay:>8} {e.hits:>14,} "
-                 f"{e.probability.value:>12.6g} {one_in:>14} {_pct(e.rtp.value, 4):>11}")
+                 f"{e.probability.value:>12.6g} {odds:>14} {pct(e.rtp.value, 4):>11}")
     for sec in par.features:
         w.append("")
         w.append(sec.name)
@@ -200,23 +201,6 @@ def par_to_csv(par: ParSheet) -> str:
         out.writerow([e.component, e.entry, e.count, e.pay, e.hits, e.probability.value, e.rtp.value,
                       e.rtp.exact_str()])
     return buf.getvalue()
-
-
-def write_atomic(path: str | Path, data: str | bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
 
 
 def write_par(par: ParSheet, path: str | Path) -> Path:

@@ -9,13 +9,13 @@ above 2⁵³ (which Excel would round) are written as text.
 
 from __future__ import annotations
 
-import os
-import tempfile
+import io
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..io import write_atomic
 from ..par import Figure, ParSheet
 from .server import _frac
 
@@ -37,18 +37,10 @@ def _cell(x: object) -> object:
 
 
 def _save_atomic(workbook: Any, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        workbook.save(tmp)
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    """Serialise the workbook in memory, then write it with the one atomic writer."""
+    buf = io.BytesIO()
+    workbook.save(buf)
+    return write_atomic(path, buf.getvalue())
 
 
 def _fig_row(name: str, f: Figure) -> list[object]:
