@@ -1,0 +1,384 @@
+"""Parsing game data (a TOML mapping) into a validated :class:`~mathkit.game.Game`.
+
+Types and shapes are checked here, field by field, so every problem is a
+:class:`~mathkit.errors.GameError` naming the field path (``reels.base.strips[2][17]``;
+array indices from 0), what is wrong and what would be right; what the
+fields mean together is checked by :mod:`mathkit.validate`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from .errors import GameError
+from .game import (
+    Bet,
+    FreeSpins,
+    Gamble,
+    GambleOption,
+    Game,
+    PayEntry,
+    Reading,
+    ReelSet,
+    ScatterPay,
+    Symbol,
+)
+from .validate import validate_game
+
+__all__ = ["TOP_KEYS", "game_from_dict"]
+
+
+TOP_KEYS = (
+    "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
+    "reels", "paylines", "paytable", "mixed", "scatter_pays", "free_spins", "gamble", "cap",
+    "readings",
+)
+
+
+def _suggest(word: str, options: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1)
+    listed = ", ".join(options)
+    if close:
+        return f"did you mean {close[0]!r}? (one of: {listed})"
+    return f"use one of: {listed}"
+
+
+def _check_keys(table: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            field = f"{where}.{key}" if where else key
+            raise GameError(f"unknown field {key!r}", field=field, fix=_suggest(key, allowed))
+
+
+def _table(data: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> dict[str, Any]:
+    value = data.get(key)
+    field = f"{where}.{key}" if where else key
+    if value is None:
+        if required:
+            raise GameError("missing table", field=field, fix=f"add a [{field}] table")
+        return {}
+    if not isinstance(value, dict):
+        raise GameError(f"expected a table, got {type(value).__name__}", field=field)
+    return value
+
+
+def _int(value: Any, field: str, *, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GameError(
+            f"expected an integer, got {value!r}", field=field,
+            fix="write a whole number without quotes or decimals",
+        )
+    if minimum is not None and value < minimum:
+        raise GameError(f"must be at least {minimum}, got {value}", field=field)
+    return value
+
+
+def _str(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise GameError(f"expected a non-empty string, got {value!r}", field=field)
+    return value
+
+
+def _bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise GameError(f"expected true or false, got {value!r}", field=field)
+    return value
+
+
+def _list(value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise GameError(f"expected an array, got {value!r}", field=field)
+    return value
+
+
+def _fraction(value: Any, field: str) -> Fraction:
+    if isinstance(value, bool):
+        raise GameError(f"expected a number, got {value!r}", field=field)
+    if isinstance(value, int | float):
+        return Fraction(str(value))
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise GameError(
+        f"expected a number or a fraction like \"1/4\", got {value!r}", field=field
+    )
+
+
+def _count_key(key: str, field: str) -> int:
+    try:
+        count = int(key)
+    except ValueError:
+        raise GameError(
+            f"count {key!r} is not a whole number", field=field,
+            fix="key pays by the number of symbols, e.g. { 3 = 5, 4 = 20, 5 = 100 }",
+        ) from None
+    if count < 1:
+        raise GameError(f"count must be at least 1, got {count}", field=field)
+    return count
+
+
+def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
+    table = _table(data, "symbols", "", required=True)
+    if not table:
+        raise GameError("no symbols", field="symbols", fix="declare at least one [symbols.NAME]")
+    out = []
+    for name, spec in table.items():
+        where = f"symbols.{name}"
+        if not isinstance(spec, dict):
+            raise GameError("expected a table", field=where, fix=f'write [symbols.{name}] kind = "regular"')
+        _check_keys(spec, ("kind", "substitutes", "reels", "pays", "multiplier"), where)
+        kind = spec.get("kind", "regular")
+        if kind not in ("regular", "wild", "scatter"):
+            raise GameError(f"unknown kind {kind!r}", field=f"{where}.kind",
+                            fix=_suggest(str(kind), ("regular", "wild", "scatter")))
+        if kind != "wild":
+            for k in ("substitutes", "reels", "pays", "multiplier"):
+                if k in spec:
+                    raise GameError(f"{k!r} only applies to wild symbols", field=f"{where}.{k}",
+                                    fix='remove it or set kind = "wild"')
+            out.append(Symbol(name, kind))
+            continue
+        subs_raw = spec.get("substitutes", "all")
+        if subs_raw == "all":
+            subs: tuple[str, ...] = ("*",)
+        else:
+            subs = tuple(_str(s, f"{where}.substitutes[{i}]")
+                         for i, s in enumerate(_list(subs_raw, f"{where}.substitutes")))
+        reels = tuple(_int(r, f"{where}.reels[{i}]", minimum=1)
+                      for i, r in enumerate(_list(spec.get("reels", []), f"{where}.reels")))
+        pays = _bool(spec.get("pays", False), f"{where}.pays")
+        mult = _int(spec.get("multiplier", 1), f"{where}.multiplier", minimum=1)
+        out.append(Symbol(name, "wild", subs, reels, pays, mult))
+    regular = tuple(s.name for s in out if s.kind == "regular")
+    # resolve "all" now that every symbol is known
+    return tuple(
+        Symbol(s.name, s.kind, regular, s.reels, s.pays, s.multiplier)
+        if s.substitutes == ("*",) else s
+        for s in out
+    )
+
+
+def _parse_strip(value: Any, field: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        stops = tuple(value.split())
+    else:
+        stops = tuple(_str(s, f"{field}[{i}]") for i, s in enumerate(_list(value, field)))
+    if not stops:
+        raise GameError("empty strip", field=field, fix="list at least one stop")
+    return stops
+
+
+def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
+    table = _table(data, "reels", "", required=True)
+    if not table:
+        raise GameError("no reel sets", field="reels", fix="add [reels.base] with strips = [...]")
+    sets = []
+    for name, spec in table.items():
+        where = f"reels.{name}"
+        if not isinstance(spec, dict):
+            raise GameError("expected a table with strips, rows and optional weights", field=where)
+        _check_keys(spec, ("strips", "rows", "weights", "declared_rtp"), where)
+        if "strips" not in spec:
+            raise GameError("missing strips", field=f"{where}.strips",
+                            fix="strips = [\"A B C ...\", ...], one per reel")
+        strips_raw = _list(spec["strips"], f"{where}.strips")
+        if not strips_raw:
+            raise GameError("no reels", field=f"{where}.strips", fix="list one strip per reel")
+        strips = tuple(_parse_strip(s, f"{where}.strips[{r}]") for r, s in enumerate(strips_raw))
+        rows_raw = spec.get("rows", 3)
+        if isinstance(rows_raw, list):
+            if len(rows_raw) != len(strips):
+                raise GameError(f"{len(rows_raw)} row counts for {len(strips)} reels",
+                                field=f"{where}.rows", fix="give one row count per reel, or one number")
+            rows = tuple(_int(x, f"{where}.rows[{i}]", minimum=1) for i, x in enumerate(rows_raw))
+        else:
+            rows = (_int(rows_raw, f"{where}.rows", minimum=1),) * len(strips)
+        weights = None
+        if "weights" in spec:
+            w_raw = _list(spec["weights"], f"{where}.weights")
+            if len(w_raw) != len(strips):
+                raise GameError(f"{len(w_raw)} weight lists for {len(strips)} reels",
+                                field=f"{where}.weights", fix="give one weight list per reel")
+            wl = []
+            for r, (w_item, strip) in enumerate(zip(w_raw, strips, strict=True)):
+                ws = _list(w_item, f"{where}.weights[{r}]")
+                if len(ws) != len(strip):
+                    raise GameError(f"{len(ws)} weights for {len(strip)} stops",
+                                    field=f"{where}.weights[{r}]", fix="give one weight per stop")
+                wl.append(tuple(_int(w, f"{where}.weights[{r}][{i}]") for i, w in enumerate(ws)))
+            weights = tuple(wl)
+        declared = spec.get("declared_rtp")
+        sets.append(ReelSet(name, strips, rows, weights,
+                            None if declared is None else _fraction(declared, f"{where}.declared_rtp")))
+    return tuple(sets)
+
+
+def _parse_pays(value: Any, where: str, n_coins: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    if not isinstance(value, dict) or not value:
+        raise GameError("expected a table of count = pay", field=where,
+                        fix="write e.g. { 3 = 5, 4 = 20, 5 = 100 }")
+    out = []
+    for key, pay in value.items():
+        field = f"{where}.{key}"
+        count = _count_key(key, field)
+        if isinstance(pay, list):
+            if len(pay) != n_coins:
+                raise GameError(f"{len(pay)} per-coin pays for {n_coins} coin options", field=field,
+                                fix="give one pay per coin option in bet.coins, or a single number")
+            values = tuple(_int(p, f"{field}[{i}]", minimum=0) for i, p in enumerate(pay))
+        else:
+            values = (_int(pay, field, minimum=0),)
+        out.append((count, values))
+    return tuple(sorted(out))
+
+
+def _parse_paytable(data: Mapping[str, Any], n_coins: int) -> tuple[PayEntry, ...]:
+    entries = [
+        PayEntry(name, (name,), _parse_pays(spec, f"paytable.{name}", n_coins))
+        for name, spec in _table(data, "paytable", "").items()
+    ]
+    for name, spec in _table(data, "mixed", "").items():
+        where = f"mixed.{name}"
+        if not isinstance(spec, dict):
+            raise GameError("expected a table with symbols and pays", field=where)
+        _check_keys(spec, ("symbols", "pays"), where)
+        syms = tuple(_str(s, f"{where}.symbols[{i}]")
+                     for i, s in enumerate(_list(spec.get("symbols"), f"{where}.symbols")))
+        entries.append(PayEntry(name, syms, _parse_pays(spec.get("pays"), f"{where}.pays", n_coins)))
+    return tuple(entries)
+
+
+def _parse_scatter_pays(data: Mapping[str, Any]) -> tuple[ScatterPay, ...]:
+    out = []
+    for name, spec in _table(data, "scatter_pays", "").items():
+        where = f"scatter_pays.{name}"
+        if not isinstance(spec, dict) or not spec:
+            raise GameError("expected a table of count = multiple of total bet", field=where,
+                            fix="write e.g. { 3 = 2, 4 = 10, 5 = 50 }")
+        pays = tuple(sorted((_count_key(k, f"{where}.{k}"), _int(v, f"{where}.{k}", minimum=0))
+                            for k, v in spec.items()))
+        out.append(ScatterPay(name, pays))
+    return tuple(out)
+
+
+def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
+    spec = _table(data, "bet", "")
+    _check_keys(spec, ("lines", "line_options", "coins", "coin_value"), "bet")
+    default_lines = n_paylines if n_paylines else 1
+    lines = _int(spec.get("lines", default_lines), "bet.lines", minimum=1)
+    options = tuple(_int(x, f"bet.line_options[{i}]", minimum=1)
+                    for i, x in enumerate(_list(spec.get("line_options", []), "bet.line_options")))
+    coins = tuple(_int(x, f"bet.coins[{i}]", minimum=1)
+                  for i, x in enumerate(_list(spec.get("coins", [1]), "bet.coins")))
+    if not coins:
+        raise GameError("no coin options", field="bet.coins", fix="write coins = [1]")
+    coin_value = _fraction(spec.get("coin_value", 1), "bet.coin_value")
+    return Bet(lines, options, coins, coin_value)
+
+
+def _parse_table_of_counts(value: Any, where: str) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, dict):
+        raise GameError("expected a table of count = spins", field=where, fix="write e.g. { 3 = 10 }")
+    return tuple(sorted((_count_key(k, f"{where}.{k}"), _int(v, f"{where}.{k}", minimum=0))
+                        for k, v in value.items()))
+
+
+def _parse_free_spins(data: Mapping[str, Any]) -> FreeSpins | None:
+    if "free_spins" not in data:
+        return None
+    spec = _table(data, "free_spins", "")
+    keys = ("trigger", "awards", "retriggers", "reels", "multiplier", "multiply_scatter", "max_spins")
+    _check_keys(spec, keys, "free_spins")
+    for k in ("trigger", "awards", "reels"):
+        if k not in spec:
+            raise GameError("missing field", field=f"free_spins.{k}",
+                            fix="free spins need trigger, awards and reels")
+    max_spins = spec.get("max_spins")
+    return FreeSpins(
+        trigger=_str(spec["trigger"], "free_spins.trigger"),
+        awards=_parse_table_of_counts(spec["awards"], "free_spins.awards"),
+        reels=_str(spec["reels"], "free_spins.reels"),
+        retriggers=_parse_table_of_counts(spec.get("retriggers", {}), "free_spins.retriggers"),
+        multiplier=_int(spec.get("multiplier", 1), "free_spins.multiplier", minimum=1),
+        multiply_scatter=_bool(spec.get("multiply_scatter", False), "free_spins.multiply_scatter"),
+        max_spins=None if max_spins is None else _int(max_spins, "free_spins.max_spins", minimum=1),
+    )
+
+
+def _parse_gamble(data: Mapping[str, Any]) -> Gamble | None:
+    if "gamble" not in data:
+        return None
+    spec = _table(data, "gamble", "")
+    _check_keys(spec, ("options", "max_gambles", "limit"), "gamble")
+    options = []
+    for i, opt in enumerate(_list(spec.get("options"), "gamble.options")):
+        where = f"gamble.options[{i}]"
+        if not isinstance(opt, dict):
+            raise GameError("expected a table", field=where,
+                            fix='write { name = "colour", multiplier = 2, p = "1/2" }')
+        _check_keys(opt, ("name", "multiplier", "p"), where)
+        p = _fraction(opt.get("p"), f"{where}.p")
+        if not 0 < p <= 1:
+            raise GameError(f"probability {p} outside (0, 1]", field=f"{where}.p")
+        options.append(GambleOption(_str(opt.get("name"), f"{where}.name"),
+                                    _int(opt.get("multiplier"), f"{where}.multiplier", minimum=1), p))
+    return Gamble(
+        tuple(options),
+        _int(spec.get("max_gambles", 5), "gamble.max_gambles", minimum=1),
+        _int(spec.get("limit"), "gamble.limit", minimum=1),
+    )
+
+
+def _parse_readings(data: Mapping[str, Any]) -> tuple[Reading, ...]:
+    out = []
+    for i, r in enumerate(_list(data.get("readings", []), "readings")):
+        where = f"readings[{i}]"
+        if not isinstance(r, dict):
+            raise GameError("expected a table with rule, reading and reason", field=where)
+        _check_keys(r, ("rule", "reading", "reason"), where)
+        out.append(Reading(*(_str(r.get(k), f"{where}.{k}") for k in ("rule", "reading", "reason"))))
+    return tuple(out)
+
+
+def game_from_dict(data: Mapping[str, Any]) -> Game:
+    """Build and validate a game from parsed TOML data (errors carry no file name)."""
+    _check_keys(data, TOP_KEYS, "")
+    name = _str(data.get("name"), "name")
+    pay_mode = data.get("pay_mode", "lines")
+    if pay_mode not in ("lines", "ways"):
+        raise GameError(f"unknown pay mode {pay_mode!r}", field="pay_mode", fix='use "lines" or "ways"')
+    symbols = _parse_symbols(data)
+    reel_sets = _parse_reels(data)
+    paylines_raw = _list(data.get("paylines", []), "paylines")
+    paylines = tuple(
+        tuple(_int(x, f"paylines[{i}][{r}]", minimum=0) for r, x in enumerate(_list(line, f"paylines[{i}]")))
+        for i, line in enumerate(paylines_raw)
+    )
+    bet = _parse_bet(data, len(paylines))
+    declared = data.get("declared_rtp")
+    cap = data.get("cap")
+    game = Game(
+        name=name,
+        description=str(data.get("description", "")),
+        symbols=symbols,
+        reel_sets=reel_sets,
+        line_pays=_parse_paytable(data, len(bet.coins)),
+        bet=bet,
+        pay_mode=pay_mode,
+        paylines=paylines,
+        scatter_pays=_parse_scatter_pays(data),
+        default_reels=_str(data.get("default_reels", reel_sets[0].name), "default_reels"),
+        declared_rtp=None if declared is None else _fraction(declared, "declared_rtp"),
+        free_spins=_parse_free_spins(data),
+        gamble=_parse_gamble(data),
+        cap=None if cap is None else _int(cap, "cap", minimum=1),
+        readings=_parse_readings(data),
+    )
+    validate_game(game)
+    return game
+
