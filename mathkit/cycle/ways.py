@@ -14,9 +14,11 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from .cycle import I64_SAFE, JointCounts, _groups, _meet, _stop_codes, scatter_radix, split_point
-from .errors import ModelError
-from .tables import PayTables, ReelArrays
+from ..errors import ModelError
+from ..tables import PayTables, ReelArrays
+from .combine import _meet
+from .lines import I64_SAFE, JointCounts
+from .passes import _groups, _stop_codes, scatter_radix, split_point
 
 __all__ = ["joint_counts_ways"]
 

@@ -1,0 +1,157 @@
+"""Line state classes: which prefix sequences behave alike, and how each class finishes."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from ..evaluate import line_win
+from ..tables import PayTables
+
+IntArray = npt.NDArray[np.int64]
+
+
+@nb.njit(cache=True)
+def _prefix_states_table(alph: IntArray, alen: IntArray, k: int, match: npt.NDArray[np.bool_], pay: IntArray,
+                         own: npt.NDArray[np.bool_], mult: IntArray) -> IntArray:  # pragma: no cover
+    """State of a line after each prefix sequence: (alive-entries bitmask, multiplier, best dead win).
+
+    Two prefixes with the same state pay the same whatever follows: entries
+    still alive have run ``k`` and multiplier ``m`` so far, the dead ones are
+    worth at most ``best``.  Needs at most 62 pay entries.
+    """
+    n_p = 1
+    for d in range(k):
+        n_p *= alen[d]
+    n_entries = match.shape[0]
+    out = np.empty((n_p, 3), dtype=np.int64)
+    seq = np.empty(k, dtype=np.int64)
+    for p in range(n_p):
+        x = p
+        for d in range(k):
+            seq[d] = alph[d, x % alen[d]]
+            x //= alen[d]
+        alive = np.int64(0)
+        best = 0
+        m_all = 1
+        for e in range(n_entries):
+            n = 0
+            m = 1
+            for d in range(k):
+                s = seq[d]
+                if not match[e, s]:
+                    break
+                n += 1
+                m *= mult[s]
+            if n == k:
+                alive |= np.int64(1) << np.int64(e)
+                m_all = m
+            else:
+                v = pay[e, n]
+                if v > 0 and not own[e]:
+                    v *= m
+                best = max(best, v)
+        out[p, 0] = alive
+        out[p, 1] = m_all if alive != 0 else 0
+        out[p, 2] = best
+    return out
+
+
+@nb.njit(cache=True)
+def _finish_table(reps: IntArray, alph: IntArray, alen: IntArray, k: int, match: npt.NDArray[np.bool_],
+                  pay: IntArray, own: npt.NDArray[np.bool_], mult: IntArray) -> IntArray:  # pragma: no cover
+    """``fin[c, q]``: line win of class representative ``reps[c]`` followed by suffix sequence ``q``."""
+    n_reels = alen.shape[0]
+    n_q = 1
+    for d in range(k, n_reels):
+        n_q *= alen[d]
+    fin = np.empty((reps.shape[0], n_q), dtype=np.int64)
+    seq = np.empty(n_reels, dtype=np.int64)
+    for c in range(reps.shape[0]):
+        x = reps[c]
+        for d in range(k):
+            seq[d] = alph[d, x % alen[d]]
+            x //= alen[d]
+        for q in range(n_q):
+            y = q
+            for d in range(k, n_reels):
+                seq[d] = alph[d, y % alen[d]]
+                y //= alen[d]
+            fin[c, q] = line_win(seq, match, pay, own, mult)[0]
+    return fin
+
+
+@nb.njit(cache=True)
+def _sparse_finish(finc: IntArray, sseqT: IntArray, swt: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
+    """Per (line, class): the commonest finishing win ``base`` and the sparse rest.
+
+    ``finc[c, sseqT[l, j]] = base[l, c] + delta`` where the non-zero deltas of
+    (l, c) are ``sp_d[ptr[l, c]:ptr[l, c + 1]]`` at suffix combinations ``sp_j``.
+    Most suffixes end an alive line at once, so the lists are short.
+    """
+    n_lines, n_s = sseqT.shape
+    n_cls = finc.shape[0]
+    # the commonest value over line 0's suffixes; any base is correct, a common one keeps lists short
+    base_c = np.zeros(n_cls, dtype=np.int64)
+    vals = np.empty(n_s, dtype=np.int64)
+    for c in range(n_cls):
+        row = finc[c]
+        for j in range(n_s):
+            vals[j] = row[sseqT[0, j]]
+        srt = np.sort(vals)
+        best = srt[0]
+        best_n = 0
+        run = 0
+        for t in range(n_s):
+            run = run + 1 if t > 0 and srt[t] == srt[t - 1] else 1
+            if run > best_n:
+                best_n = run
+                best = srt[t]
+        base_c[c] = best
+    base = np.zeros((n_lines, n_cls), dtype=np.int64)
+    ptr = np.zeros((n_lines, n_cls + 1), dtype=np.int64)
+    total = 0
+    for li in range(n_lines):
+        col = sseqT[li]
+        ptr[li, 0] = total
+        for c in range(n_cls):
+            row = finc[c]
+            b = base_c[c]
+            base[li, c] = b
+            for j in range(n_s):
+                if row[col[j]] != b:
+                    total += 1
+            ptr[li, c + 1] = total
+    sp_j = np.empty(total, dtype=np.int64)
+    sp_d = np.empty(total, dtype=np.int64)
+    pos = 0
+    for li in range(n_lines):
+        col = sseqT[li]
+        for c in range(n_cls):
+            row = finc[c]
+            b = base[li, c]
+            for j in range(n_s):
+                v = row[col[j]] - b
+                if v != 0:
+                    sp_j[pos] = j
+                    sp_d[pos] = v
+                    pos += 1
+    return base, ptr, sp_j, sp_d
+
+
+def _line_classes(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Prefix sequence -> class (0 = dead), dead win per prefix, and the finishing table per class."""
+    states = _prefix_states_table(alph, alen, k, t.match, t.pay, t.own, t.mult)
+    alive = states[:, 0] != 0
+    pclass = np.zeros(len(states), dtype=np.int64)
+    pdead = np.where(alive, 0, states[:, 2])
+    if alive.any():
+        _uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
+        pclass[alive] = inverse.reshape(-1) + 1
+        reps = np.flatnonzero(alive)[first]
+        fin = _finish_table(reps, alph, alen, k, t.match, t.pay, t.own, t.mult)
+    else:
+        fin = np.zeros((0, 1), dtype=np.int64)
+    finc = np.vstack([np.zeros((1, fin.shape[1]), dtype=np.int64), fin])
+    return pclass, pdead, finc
