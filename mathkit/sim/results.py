@@ -28,16 +28,16 @@ def _z(level: float) -> float:
     return float(norm.ppf(0.5 + level / 2))
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A simulated mean with its standard error (``value ± z·se``)."""
+def _z_for(level: float) -> float:
+    """Two-sided normal quantile for ``level`` (the printed constants at 95% and 99%)."""
+    return Z99 if level == 0.99 else Z95 if level == 0.95 else _z(level)
 
-    value: float
-    se: float
+
+class _Intervals:
+    """``ci95`` and ``ci99`` from a class's ``interval(level)``."""
 
     def interval(self, level: float = 0.99) -> tuple[float, float]:
-        z = Z99 if level == 0.99 else Z95 if level == 0.95 else _z(level)
-        return (self.value - z * self.se, self.value + z * self.se)
+        raise NotImplementedError
 
     @property
     def ci95(self) -> tuple[float, float]:
@@ -49,7 +49,19 @@ class Estimate:
 
 
 @dataclass(frozen=True)
-class Proportion:
+class Estimate(_Intervals):
+    """A simulated mean with its standard error (``value ± z·se``)."""
+
+    value: float
+    se: float
+
+    def interval(self, level: float = 0.99) -> tuple[float, float]:
+        z = _z_for(level)
+        return (self.value - z * self.se, self.value + z * self.se)
+
+
+@dataclass(frozen=True)
+class Proportion(_Intervals):
     """``hits`` out of ``n`` trials, with Wilson score intervals.
 
     Examples
@@ -71,19 +83,11 @@ class Proportion:
         return self.n / self.hits if self.hits else math.inf
 
     def interval(self, level: float = 0.99) -> tuple[float, float]:
-        z = Z99 if level == 0.99 else Z95 if level == 0.95 else _z(level)
+        z = _z_for(level)
         n, p = self.n, self.value
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
         return (centre - half, centre + half)
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        return self.interval(0.95)
-
-    @property
-    def ci99(self) -> tuple[float, float]:
-        return self.interval(0.99)
 
 
 @dataclass(frozen=True)
@@ -232,7 +236,7 @@ class SimResult:
         """``z·σ/√N`` for figure ``name``: σ is ``sd`` when given, else the simulated σ of an RTP
         figure (of the whole play for a component the sample never saw), the delta-method
         σ of ``sd``, or ``√(p(1−p))`` with the exact ``p`` for a frequency."""
-        z = Z99 if level == 0.99 else Z95 if level == 0.95 else _z(level)
+        z = _z_for(level)
         n = self.spins
         if sd is not None:
             return z * sd / math.sqrt(n)
