@@ -1,7 +1,7 @@
 """Dynasty: the full PAR sheet (free spins and gamble included) and the RTP after a reel edit.
 
 Targets (issue 3): the full PAR sheet ≤ 10 s on 2 cores; after a reel edit, the exact
-RTP with features (mean only, :func:`mathkit.freespins.rtp_with_features`) ≤ 50 ms.
+RTP with features (mean only, :func:`mathkit.round.rtp_breakdown`) ≤ 50 ms.
 Run with ``python -m benchmarks dynasty``.
 """
 
@@ -15,11 +15,11 @@ from fractions import Fraction
 from pathlib import Path
 
 from mathkit.exact import spin
-from mathkit.features import analyse_features, free_spin_figures
-from mathkit.freespins import rtp_with_features
 from mathkit.game import Game
 from mathkit.io import load_game
 from mathkit.par import build_par
+from mathkit.round import analyse
+from mathkit.round import rtp_breakdown as rtp_with_features
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "data" / "games" / "dynasty.toml"
@@ -61,9 +61,8 @@ def main() -> None:
     first, best = timed(lambda: build_par(game, parallel=True), repeat=2)
     row("full PAR sheet, first call (JIT caches warm)", first, 10.0)
     row("full PAR sheet, best of 2 more", best, 10.0)
-    base = spin(game, parallel=True)
     row("  base spin: exact joint distribution", timed(lambda: spin(game, parallel=True))[1])
-    row("  free spins + gamble (analyse_features)", timed(lambda: analyse_features(game, base), repeat=2)[1])
+    row("  the round composed (features, distribution)", timed(lambda: analyse(game, parallel=True), repeat=2)[1])
     row("exact RTP with features (unchanged game)", timed(lambda: rtp_with_features(game), repeat=20)[1], 0.05)
     worst = 0.0
     for k in range(20):
@@ -81,9 +80,10 @@ def main() -> None:
     print(f"    RTP total                  {par.rtp.value:.6%}  (declared {float(game.declared_rtp):.2%}, "
           f"Δ {float(par.rtp.exact - game.declared_rtp) * 100:+.6f} pp)")
     print(f"    hit frequency              {par.hit_frequency.value:.4%}  (win ≥ bet {par.hit_frequency_bet.value:.4%})")
-    sd1 = free_spin_figures(game, spin(game, lines=1, parallel=True), distribution=False)[0]
+    one = analyse(game, lines=1, level="moments").outcome
+    assert one.m2 is not None
     print(f"    σ per bet, 25 lines        {par.sd.value:.4f}")
-    print(f"    σ per bet, 1 line          {math.sqrt(sd1.play_var) / sd1.bet:.4f}  "
+    print(f"    σ per bet, 1 line          {math.sqrt(one.m2 - one.mean**2) / 1:.4f}  "
           f"(RTP {float(sum(rtp_with_features(game, lines=1).values(), Fraction(0))):.6%})")
     fs = next(s for s in par.features if s.name == "Free spins")
     for key, fig in fs.figures:

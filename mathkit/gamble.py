@@ -18,7 +18,7 @@ is offered only on a positive amount and at most ``max_gambles`` times in a row.
 
 Examples
 --------
->>> g = Gamble((GambleOption("colour", 2, Fraction(1, 2)),), max_gambles=5, limit=1000)
+>>> g = Ladder((GambleOption("colour", 2, Fraction(1, 2)),), max_gambles=5, limit=1000)
 >>> ladder_distribution(g, Always("colour"), 10)
 {0: Fraction(31, 32), 320: Fraction(1, 32)}
 >>> return_ratio(g, Always("colour"), 10)
@@ -32,20 +32,22 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import GameError, ModelError
-from .game import Gamble, GambleOption
 from .markov import ABSORB, RewardChain
 
 __all__ = [
     "Always",
     "FairCheck",
+    "Gamble",
     "GambleEffect",
+    "GambleOption",
     "GambleRow",
+    "Ladder",
     "LimitReading",
     "Never",
     "Strategy",
@@ -61,6 +63,37 @@ __all__ = [
 ]
 
 LimitReading = Literal["stake", "win"]
+
+
+@dataclass(frozen=True)
+class GambleOption:
+    """One gamble choice: win ``multiplier`` times the stake with probability ``p``."""
+
+    name: str
+    multiplier: int
+    p: Fraction
+
+
+class Gamble(Protocol):
+    """The rules of a gamble ladder (the game's ``[gamble]`` block, :class:`mathkit.features.gamble.Gamble`)."""
+
+    @property
+    def options(self) -> tuple[GambleOption, ...]: ...
+
+    @property
+    def max_gambles(self) -> int: ...
+
+    @property
+    def limit(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Gamble rules as plain data: the options, most gambles in a row, the amount limit in credits."""
+
+    options: tuple[GambleOption, ...]
+    max_gambles: int
+    limit: int
 
 
 @dataclass(frozen=True)
@@ -191,7 +224,7 @@ def ladder_chain(
 
     Examples
     --------
-    >>> g = Gamble((GambleOption("suit", 4, Fraction(1, 4)),), max_gambles=2, limit=100)
+    >>> g = Ladder((GambleOption("suit", 4, Fraction(1, 4)),), max_gambles=2, limit=100)
     >>> ladder_chain(g, Always("suit"), 5).expected_reward((5, 0))
     Fraction(5, 1)
     """
@@ -335,7 +368,7 @@ def gamble_table(
 
     Examples
     --------
-    >>> g = Gamble((GambleOption("colour", 2, Fraction(1, 2)),), max_gambles=1, limit=100)
+    >>> g = Ladder((GambleOption("colour", 2, Fraction(1, 2)),), max_gambles=1, limit=100)
     >>> row = gamble_table(g, [0, 10], [1, 1], [Always("colour")])[0]
     >>> row.return_ratio, row.mean_after, row.sd_before, row.sd_after, row.max_exposure, row.p_bust
     (Fraction(1, 1), Fraction(5, 1), 5.0, 8.660254037844387, 20, Fraction(1, 4))
@@ -365,7 +398,7 @@ def check_fair(gamble: Gamble) -> list[FairCheck]:
 
     Examples
     --------
-    >>> g = Gamble((GambleOption("colour", 2, Fraction(1, 2)), GambleOption("suit", 4, Fraction(6, 25))), 5, 100)
+    >>> g = Ladder((GambleOption("colour", 2, Fraction(1, 2)), GambleOption("suit", 4, Fraction(6, 25))), 5, 100)
     >>> [(c.option, str(c.ratio), c.passed) for c in check_fair(g)]
     [('colour', '1', True), ('suit', '24/25', False)]
     """

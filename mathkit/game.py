@@ -17,15 +17,16 @@ Conventions
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
+
+from .errors import GameError
 
 __all__ = [
     "Bet",
-    "FreeSpins",
-    "Gamble",
-    "GambleOption",
+    "Feature",
     "Game",
     "PayEntry",
     "Reading",
@@ -34,7 +35,8 @@ __all__ = [
     "Symbol",
 ]
 
-SymbolKind = Literal["regular", "wild", "scatter"]
+SymbolKind = Literal["regular", "wild", "scatter", "bonus"]
+Role = Literal["modifier", "sequence", "transform"]
 
 
 def at_most(table: tuple[tuple[int, Any], ...], count: int) -> tuple[int, Any] | None:
@@ -64,7 +66,10 @@ class Symbol:
     name
         Unique name, as written on the strips.
     kind
-        ``"regular"``, ``"wild"`` or ``"scatter"``.
+        ``"regular"``, ``"wild"``, ``"scatter"`` (counted anywhere in the window,
+        never substituted) or ``"bonus"`` (never pays on lines and is never
+        substituted: a collector, a cash prize, a jackpot mark ... whose meaning
+        a feature block gives it).
     substitutes
         For a wild: the regular symbols it stands in for.
     reels
@@ -91,6 +96,10 @@ class Symbol:
     @property
     def is_scatter(self) -> bool:
         return self.kind == "scatter"
+
+    @property
+    def is_bonus(self) -> bool:
+        return self.kind == "bonus"
 
 
 @dataclass(frozen=True)
@@ -222,85 +231,69 @@ class Bet:
         Coins-per-line options; the first is the default.
     coin_value
         Value of one coin in currency (display only; all maths is in credits).
+    total
+        A total bet fixed independently of the lines played, in credits at one
+        coin (a game whose active lines change from spin to spin); ``None``:
+        the total bet is lines × coins.
+
+    Examples
+    --------
+    >>> Bet(25, coins=(1, 2)).total_bet(coins=2), Bet(30, total=50).total_bet(lines=70)
+    (50, 50)
     """
 
     lines: int
     line_options: tuple[int, ...] = ()
     coins: tuple[int, ...] = (1,)
     coin_value: Fraction = Fraction(1)
+    total: int | None = None
 
     def total_bet(self, lines: int | None = None, coins: int | None = None) -> int:
-        """Total bet in credits: lines played times coins per line."""
-        return (self.lines if lines is None else lines) * (self.coins[0] if coins is None else coins)
+        """Total bet in credits: lines played times coins per line, or the fixed total times the coins."""
+        c = self.coins[0] if coins is None else coins
+        if self.total is not None:
+            return self.total * c
+        return (self.lines if lines is None else lines) * c
 
 
-@dataclass(frozen=True)
-class FreeSpins:
-    """A free-spin feature triggered by scatters.
+@dataclass(frozen=True, kw_only=True)
+class Feature:
+    """A feature block's data: the common base of every mechanic in :mod:`mathkit.features`.
+
+    A game holds its features as a collection (``Game.features``); every consumer
+    loops over it and asks each block the same questions, never branching on a
+    block's kind.  Here are the data-side questions; the maths (PAR section,
+    termination, max win, trigger probability, mean, moments, distribution) and
+    the simulator's table are answered by the blocks in :mod:`mathkit.features`.
 
     Parameters
     ----------
-    trigger
-        The scatter symbol that triggers it.
-    awards
-        ``(count, spins)``: spins awarded by ``count`` or more triggers in the base game.
-    retriggers
-        ``(count, spins)`` added during the feature (empty: no retrigger).
-    reels
-        The reel set the free spins use.
-    multiplier
-        Factor applied to line wins during free spins.
-    multiply_scatter
-        Whether the multiplier applies to scatter wins too.
-    max_spins
-        Optional limit on the total number of free spins in one feature.
+    name
+        The instance's name, unique in the game: the kind for a feature declared
+        once as a table (``[free_spins]``), the given ``name`` for one of several
+        declared as an array of tables (``[[free_spins]] name = "barbarian"``).
     """
-
-    trigger: str
-    awards: tuple[tuple[int, int], ...]
-    reels: str
-    retriggers: tuple[tuple[int, int], ...] = ()
-    multiplier: int = 1
-    multiply_scatter: bool = False
-    max_spins: int | None = None
-
-    def award(self, count: int) -> int:
-        """Spins awarded by ``count`` triggers in the base game."""
-        best = at_most(self.awards, count)
-        return 0 if best is None else int(best[1])
-
-    def retrigger(self, count: int) -> int:
-        """Spins added by ``count`` triggers during the feature."""
-        best = at_most(self.retriggers, count)
-        return 0 if best is None else int(best[1])
-
-
-@dataclass(frozen=True)
-class GambleOption:
-    """One gamble choice: win ``multiplier`` times the stake with probability ``p``."""
 
     name: str
-    multiplier: int
-    p: Fraction
+    kind: ClassVar[str] = "feature"
+    role: ClassVar[Role] = "sequence"
+    title: ClassVar[str] = "Feature"
 
+    def table(self) -> dict[str, Any]:
+        """The feature's TOML table (without ``name``): the one serialisation of the block."""
+        raise NotImplementedError
 
-@dataclass(frozen=True)
-class Gamble:
-    """The gamble ladder offered after a win.
+    def reel_sets(self) -> tuple[str, ...]:
+        """Names of the reel sets the feature plays on."""
+        return ()
 
-    Parameters
-    ----------
-    options
-        The choices (colour ×2 at 1/2, suit ×4 at 1/4 ...).
-    max_gambles
-        Most gambles in a row in one game.
-    limit
-        Gamble amount limit in credits: a win above it is not offered the gamble.
-    """
+    def symbols(self) -> tuple[str, ...]:
+        """Names of the symbols the feature reads (its triggers, its prizes ...)."""
+        return ()
 
-    options: tuple[GambleOption, ...]
-    max_gambles: int
-    limit: int
+    def validate(self, game: Game, where: str) -> None:
+        """Raise a :class:`~mathkit.errors.GameError` under field ``where`` if the feature does not fit ``game``."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -317,6 +310,8 @@ class Game:
     """A slot game: symbols, reel sets, pays, bet model and features.
 
     Build one with :func:`mathkit.io.load_game` (validated) or directly.
+    Features (free spins, re-spins, the gamble, the cap ...) are a collection of
+    blocks, in the order the file declares them.
     """
 
     name: str
@@ -329,9 +324,7 @@ class Game:
     scatter_pays: tuple[ScatterPay, ...] = ()
     default_reels: str = "base"
     declared_rtp: Fraction | None = None
-    free_spins: FreeSpins | None = None
-    gamble: Gamble | None = None
-    cap: int | None = None
+    features: tuple[Feature, ...] = ()
     readings: tuple[Reading, ...] = ()
     description: str = ""
 
@@ -353,8 +346,6 @@ class Game:
         for rs in self.reel_sets:
             if rs.name == wanted:
                 return rs
-        from .errors import GameError
-
         names = ", ".join(rs.name for rs in self.reel_sets)
         msg = f"no reel set {wanted!r}"
         raise GameError(msg, field="reels", fix=f"choose one of: {names}")
@@ -369,6 +360,42 @@ class Game:
         if rs.declared_rtp is not None:
             return rs.declared_rtp
         return self.declared_rtp if rs.name == self.default_reels else None
+
+    def feature(self, name: str) -> Feature:
+        """The feature called ``name``."""
+        for f in self.features:
+            if f.name == name:
+                return f
+        msg = f"no feature {name!r}"
+        raise KeyError(msg)
+
+    def with_features(self, *features: Feature) -> Game:
+        """The same game with ``features`` added, each replacing the feature of the same name if there is one.
+
+        Examples
+        --------
+        >>> g = Game("g", (Symbol("A"),), (ReelSet("base", (("A",),), (1,)),), (), Bet(1))
+        >>> g.with_features().features
+        ()
+        """
+        by_name = {f.name: f for f in features}
+        kept = tuple(by_name.pop(f.name, f) for f in self.features)
+        return dataclasses.replace(self, features=kept + tuple(by_name.values()))
+
+    def without_feature(self, name: str) -> Game:
+        """The same game without feature ``name``."""
+        return dataclasses.replace(self, features=tuple(f for f in self.features if f.name != name))
+
+    def features_of(self, role: Role) -> tuple[Feature, ...]:
+        """The features playing ``role`` (``"modifier"``, ``"sequence"`` or ``"transform"``), in declared order."""
+        return tuple(f for f in self.features if f.role == role)
+
+    def feature_path(self, feature: Feature) -> str:
+        """The field path of ``feature`` in the game file: ``free_spins``, or ``free_spins[1]`` in an array."""
+        same = [f for f in self.features if f.kind == feature.kind]
+        if len(same) == 1 and feature.name == feature.kind:
+            return feature.kind
+        return f"{feature.kind}[{same.index(feature)}]"
 
     @property
     def wilds(self) -> tuple[Symbol, ...]:

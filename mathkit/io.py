@@ -18,6 +18,7 @@ from typing import Any
 import tomli_w
 
 from .errors import GameError
+from .features import features_to_dict
 from .game import Game
 from .parse import game_from_dict
 from .validate import validate_game
@@ -97,12 +98,12 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     if game.declared_rtp is not None:
         out["declared_rtp"] = _frac_out(game.declared_rtp)
     out["default_reels"] = game.default_reels
-    if game.cap is not None:
-        out["cap"] = game.cap
     bet: dict[str, Any] = {"lines": game.bet.lines, "coins": list(game.bet.coins),
                            "coin_value": _frac_out(game.bet.coin_value)}
     if game.bet.line_options:
         bet["line_options"] = list(game.bet.line_options)
+    if game.bet.total is not None:
+        bet["total"] = game.bet.total
     out["bet"] = bet
     regular = tuple(s.name for s in game.symbols if s.kind == "regular")
     symbols: dict[str, Any] = {}
@@ -135,23 +136,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         out["mixed"] = mixed
     if game.scatter_pays:
         out["scatter_pays"] = {sp.symbol: {str(k): v for k, v in sp.pays} for sp in game.scatter_pays}
-    fs = game.free_spins
-    if fs is not None:
-        fs_out: dict[str, Any] = {
-            "trigger": fs.trigger, "reels": fs.reels,
-            "awards": {str(k): v for k, v in fs.awards},
-            "retriggers": {str(k): v for k, v in fs.retriggers},
-            "multiplier": fs.multiplier, "multiply_scatter": fs.multiply_scatter,
-        }
-        if fs.max_spins is not None:
-            fs_out["max_spins"] = fs.max_spins
-        out["free_spins"] = fs_out
-    if game.gamble is not None:
-        out["gamble"] = {
-            "max_gambles": game.gamble.max_gambles, "limit": game.gamble.limit,
-            "options": [{"name": o.name, "multiplier": o.multiplier, "p": f"{o.p.numerator}/{o.p.denominator}"}
-                        for o in game.gamble.options],
-        }
+    out.update(features_to_dict(game.features))
     if game.readings:
         out["readings"] = [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in game.readings]
     return out

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .distribution import Method, WinDistribution
-from .exact import SpinMaths, spin
+from .distribution import WinDistribution
+from .exact import SpinMaths
+from .figures import FeatureSection, Figure, Method
 from .game import Game
+from .round import RoundAnalysis, analyse
+from .round.compose import transforms
 
 __all__ = ["EntryRow", "FeatureSection", "Figure", "ParSheet", "Z", "build_par"]
 
@@ -25,32 +28,6 @@ __all__ = ["EntryRow", "FeatureSection", "Figure", "ParSheet", "Z", "build_par"]
 Z = {"90%": 1.645, "95%": 1.960, "99%": 2.576}
 RANGE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
 TAILS = (10, 100, 1000)
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A figure and how it was obtained.
-
-    Examples
-    --------
-    >>> Figure.of(Fraction(1, 3)).value
-    0.3333333333333333
-    >>> Figure.of(Fraction(1, 3)).method
-    'exact'
-    """
-
-    value: float
-    method: Method
-    exact: Fraction | None = None
-
-    @classmethod
-    def of(cls, x: Fraction | float | int, method: Method | None = None) -> Figure:
-        if isinstance(x, Fraction | int):
-            return cls(float(x), method or "exact", Fraction(x))
-        return cls(float(x), method or "markov", None)
-
-    def exact_str(self) -> str | None:
-        return None if self.exact is None else f"{self.exact.numerator}/{self.exact.denominator}"
 
 
 @dataclass(frozen=True)
@@ -68,16 +45,6 @@ class EntryRow:
     @property
     def one_in(self) -> float:
         return math.inf if self.probability.value == 0 else 1 / self.probability.value
-
-
-@dataclass(frozen=True)
-class FeatureSection:
-    """A feature's figures (free spins, gamble ...), in display order."""
-
-    name: str
-    figures: tuple[tuple[str, Figure], ...]
-    table: tuple[tuple[str, ...], ...] = ()
-    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,19 +72,11 @@ class ParSheet:
     distribution: WinDistribution
     base: SpinMaths
     features: tuple[FeatureSection, ...] = ()
+    cap: Figure | None = None
     cap_probability: Figure | None = None
+    max_win_bounded: bool = True
+    analysis: RoundAnalysis | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def max_win_bounded(self) -> bool:
-        """False when retriggers without a limit or cap make a play's win unbounded.
-
-        ``max_win`` is then the largest win of the computed (truncated) distribution.
-        """
-        fs = self.game.free_spins
-        unbounded = (fs is not None and any(v > 0 for _, v in fs.retriggers) and fs.max_spins is None
-                     and self.game.cap is None)
-        return not unbounded
 
     @property
     def declared_rtp(self) -> Fraction | None:
@@ -155,16 +114,34 @@ def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
 
 
 def _figure(x: Fraction | float, method: Method) -> Figure:
-    return Figure.of(x, method) if isinstance(x, Fraction) else Figure(float(x), method)
+    return Figure.of(x, method)
+
+
+def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinDistribution:
+    """The distribution of a whole round: the base spin's exact counts when nothing else plays, else the composed one.
+
+    Transforms (the cap) act on it in order.
+    """
+    engine = analysis.engine
+    if not analysis.triggered and not analysis.game.features_of("modifier"):
+        play = base.win_distribution
+    else:
+        d = analysis.uncapped.dist
+        assert d is not None
+        play = WinDistribution.from_probs(d.values, d.probs, unit=analysis.total_bet, method="markov",
+                                          lost_mass=d.lost_mass)
+    for block in transforms(analysis.game):
+        play = block.apply(engine, play)
+    return play
 
 
 def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
               parallel: bool = False) -> ParSheet:
     """Build the PAR sheet of ``game`` on reel set ``reels`` (default set when ``None``).
 
-    Features declared by the game (free spins, gamble ...) are analysed by
-    :mod:`mathkit.features` and appear as components, sections and in the
-    distribution of a whole play.
+    The round is composed from the game's blocks (:func:`mathkit.round.analyse`):
+    features appear as components, sections and in the distribution of a whole
+    round; σ comes from the round's second moment (exact where every part is).
 
     Examples
     --------
@@ -173,51 +150,57 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
     >>> par.rtp.method, sum(c.exact for c in par.components.values()) == par.rtp.exact
     ('exact', True)
     """
-    base = spin(game, reels, lines=lines, coins=coins, parallel=parallel)
-    components: dict[str, Figure] = {k: Figure.of(v) for k, v in base.components.breakdown().items()}
-    sections: tuple[FeatureSection, ...] = ()
-    play = base.win_distribution
-    if game.free_spins is not None or game.gamble is not None or game.cap is not None:
-        from .features import analyse_features
-
-        feat = analyse_features(game, base)
-        components.update(feat.components)
-        sections = feat.sections
-        play = feat.play
-    method: Method = "exact" if all(f.method == "exact" for f in components.values()) else "markov"
+    analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+    engine = analysis.engine
+    base = engine.spin_maths(engine.base_model())
+    bet = analysis.total_bet
+    out = analysis.outcome
+    components = {k: Figure.of(v / bet, out.method_of(k)) for k, v in out.components.items()}
+    method: Method = out.method
     total: Fraction | float
     if all(f.exact is not None for f in components.values()):
         total = sum((f.exact for f in components.values() if f.exact is not None), Fraction(0))
     else:
         total = math.fsum(f.value for f in components.values())
-    sd = play.sd_per_bet()
+    play = _play(analysis, base)
     pmeth: Method = play.method
-    cap_p = None
-    if game.cap is not None:
-        cap_p = _figure(play.sf(game.cap * base.total_bet), pmeth)
+    if out.m2 is not None:
+        var = out.m2 - out.mean * out.mean
+        sd = math.sqrt(max(float(var), 0.0)) / bet
+        smeth: Method = out.method
+    else:
+        sd, smeth = play.sd_per_bet(), pmeth
+    cap_fig = cap_p = None
+    for block in transforms(game):
+        limit = block.round_limit(engine)
+        if limit is not None:
+            cap_fig = Figure.of(limit / bet)
+            cap_p = _figure(play.sf(float(limit)), pmeth) if play.max_win >= limit else Figure.of(Fraction(0), "exact")
     return ParSheet(
         game=game,
-        reels=base.reels,
-        lines=base.lines,
-        coins=base.coins,
-        total_bet=base.total_bet,
+        reels=engine.reels,
+        lines=engine.lines,
+        coins=engine.coins,
+        total_bet=bet,
         cycle=base.cycle,
         symbol_counts=symbol_counts(game),
         entries=_entry_rows(base, game),
         components=components,
         rtp=_figure(total, method),
         hit_frequency=_figure(play.hit_frequency(), pmeth),
-        hit_frequency_bet=_figure(play.sf(base.total_bet), pmeth),
-        sd=Figure(sd, pmeth),
-        volatility_index={k: Figure(z * sd, pmeth) for k, z in Z.items()},
+        hit_frequency_bet=_figure(play.sf(bet), pmeth),
+        sd=Figure(sd, smeth),
+        volatility_index={k: Figure(z * sd, smeth) for k, z in Z.items()},
         rtp_range={k: tuple((n, float(total) - z * sd / math.sqrt(n), float(total) + z * sd / math.sqrt(n))
                             for n in RANGE_SPINS) for k, z in Z.items()},
-        max_win=Figure(play.max_win / base.total_bet, pmeth,
-                       Fraction(play.max_win, base.total_bet) if pmeth == "exact" else None),
+        max_win=Figure(play.max_win / bet, pmeth, Fraction(play.max_win, bet) if pmeth == "exact" else None),
         max_win_probability=_figure(play.p_max(), pmeth),
         tails={m: _figure(play.sf_bet(m), pmeth) for m in TAILS},
         distribution=play,
         base=base,
-        features=sections,
+        features=analysis.sections,
+        cap=cap_fig,
         cap_probability=cap_p,
+        max_win_bounded=out.max_win is not None,
+        analysis=analysis,
     )

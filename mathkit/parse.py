@@ -8,118 +8,32 @@ fields mean together is checked by :mod:`mathkit.validate`.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import GameError
-from .game import (
-    Bet,
-    FreeSpins,
-    Gamble,
-    GambleOption,
-    Game,
-    PayEntry,
-    Reading,
-    ReelSet,
-    ScatterPay,
-    Symbol,
-)
+from .features import KINDS, features_from_dict
+from .fields import array as _list
+from .fields import boolean as _bool
+from .fields import check_keys as _check_keys
+from .fields import count_key as _count_key
+from .fields import fraction as _fraction
+from .fields import integer as _int
+from .fields import string as _str
+from .fields import suggest as _suggest
+from .fields import table as _table
+from .game import Bet, Game, PayEntry, Reading, ReelSet, ScatterPay, Symbol
 from .validate import validate_game
 
-__all__ = ["TOP_KEYS", "game_from_dict"]
+__all__ = ["CORE_KEYS", "TOP_KEYS", "game_from_dict"]
 
-
-TOP_KEYS = (
+CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
-    "reels", "paylines", "paytable", "mixed", "scatter_pays", "free_spins", "gamble", "cap",
-    "readings",
+    "reels", "paylines", "paytable", "mixed", "scatter_pays", "readings",
 )
-
-
-def _suggest(word: str, options: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, list(options), n=1)
-    listed = ", ".join(options)
-    if close:
-        return f"did you mean {close[0]!r}? (one of: {listed})"
-    return f"use one of: {listed}"
-
-
-def _check_keys(table: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
-    for key in table:
-        if key not in allowed:
-            field = f"{where}.{key}" if where else key
-            raise GameError(f"unknown field {key!r}", field=field, fix=_suggest(key, allowed))
-
-
-def _table(data: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> dict[str, Any]:
-    value = data.get(key)
-    field = f"{where}.{key}" if where else key
-    if value is None:
-        if required:
-            raise GameError("missing table", field=field, fix=f"add a [{field}] table")
-        return {}
-    if not isinstance(value, dict):
-        raise GameError(f"expected a table, got {type(value).__name__}", field=field)
-    return value
-
-
-def _int(value: Any, field: str, *, minimum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise GameError(
-            f"expected an integer, got {value!r}", field=field,
-            fix="write a whole number without quotes or decimals",
-        )
-    if minimum is not None and value < minimum:
-        raise GameError(f"must be at least {minimum}, got {value}", field=field)
-    return value
-
-
-def _str(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise GameError(f"expected a non-empty string, got {value!r}", field=field)
-    return value
-
-
-def _bool(value: Any, field: str) -> bool:
-    if not isinstance(value, bool):
-        raise GameError(f"expected true or false, got {value!r}", field=field)
-    return value
-
-
-def _list(value: Any, field: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise GameError(f"expected an array, got {value!r}", field=field)
-    return value
-
-
-def _fraction(value: Any, field: str) -> Fraction:
-    if isinstance(value, bool):
-        raise GameError(f"expected a number, got {value!r}", field=field)
-    if isinstance(value, int | float):
-        return Fraction(str(value))
-    if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise GameError(
-        f"expected a number or a fraction like \"1/4\", got {value!r}", field=field
-    )
-
-
-def _count_key(key: str, field: str) -> int:
-    try:
-        count = int(key)
-    except ValueError:
-        raise GameError(
-            f"count {key!r} is not a whole number", field=field,
-            fix="key pays by the number of symbols, e.g. { 3 = 5, 4 = 20, 5 = 100 }",
-        ) from None
-    if count < 1:
-        raise GameError(f"count must be at least 1, got {count}", field=field)
-    return count
+"""Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
+TOP_KEYS = CORE_KEYS + tuple(KINDS)
+SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus")
 
 
 def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
@@ -133,9 +47,8 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
             raise GameError("expected a table", field=where, fix=f'write [symbols.{name}] kind = "regular"')
         _check_keys(spec, ("kind", "substitutes", "reels", "pays", "multiplier"), where)
         kind = spec.get("kind", "regular")
-        if kind not in ("regular", "wild", "scatter"):
-            raise GameError(f"unknown kind {kind!r}", field=f"{where}.kind",
-                            fix=_suggest(str(kind), ("regular", "wild", "scatter")))
+        if kind not in SYMBOL_KINDS:
+            raise GameError(f"unknown kind {kind!r}", field=f"{where}.kind", fix=_suggest(str(kind), SYMBOL_KINDS))
         if kind != "wild":
             for k in ("substitutes", "reels", "pays", "multiplier"):
                 if k in spec:
@@ -268,7 +181,7 @@ def _parse_scatter_pays(data: Mapping[str, Any]) -> tuple[ScatterPay, ...]:
 
 def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
     spec = _table(data, "bet", "")
-    _check_keys(spec, ("lines", "line_options", "coins", "coin_value"), "bet")
+    _check_keys(spec, ("lines", "line_options", "coins", "coin_value", "total"), "bet")
     default_lines = n_paylines if n_paylines else 1
     lines = _int(spec.get("lines", default_lines), "bet.lines", minimum=1)
     options = tuple(_int(x, f"bet.line_options[{i}]", minimum=1)
@@ -278,60 +191,8 @@ def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
     if not coins:
         raise GameError("no coin options", field="bet.coins", fix="write coins = [1]")
     coin_value = _fraction(spec.get("coin_value", 1), "bet.coin_value")
-    return Bet(lines, options, coins, coin_value)
-
-
-def _parse_table_of_counts(value: Any, where: str) -> tuple[tuple[int, int], ...]:
-    if not isinstance(value, dict):
-        raise GameError("expected a table of count = spins", field=where, fix="write e.g. { 3 = 10 }")
-    return tuple(sorted((_count_key(k, f"{where}.{k}"), _int(v, f"{where}.{k}", minimum=0))
-                        for k, v in value.items()))
-
-
-def _parse_free_spins(data: Mapping[str, Any]) -> FreeSpins | None:
-    if "free_spins" not in data:
-        return None
-    spec = _table(data, "free_spins", "")
-    keys = ("trigger", "awards", "retriggers", "reels", "multiplier", "multiply_scatter", "max_spins")
-    _check_keys(spec, keys, "free_spins")
-    for k in ("trigger", "awards", "reels"):
-        if k not in spec:
-            raise GameError("missing field", field=f"free_spins.{k}",
-                            fix="free spins need trigger, awards and reels")
-    max_spins = spec.get("max_spins")
-    return FreeSpins(
-        trigger=_str(spec["trigger"], "free_spins.trigger"),
-        awards=_parse_table_of_counts(spec["awards"], "free_spins.awards"),
-        reels=_str(spec["reels"], "free_spins.reels"),
-        retriggers=_parse_table_of_counts(spec.get("retriggers", {}), "free_spins.retriggers"),
-        multiplier=_int(spec.get("multiplier", 1), "free_spins.multiplier", minimum=1),
-        multiply_scatter=_bool(spec.get("multiply_scatter", False), "free_spins.multiply_scatter"),
-        max_spins=None if max_spins is None else _int(max_spins, "free_spins.max_spins", minimum=1),
-    )
-
-
-def _parse_gamble(data: Mapping[str, Any]) -> Gamble | None:
-    if "gamble" not in data:
-        return None
-    spec = _table(data, "gamble", "")
-    _check_keys(spec, ("options", "max_gambles", "limit"), "gamble")
-    options = []
-    for i, opt in enumerate(_list(spec.get("options"), "gamble.options")):
-        where = f"gamble.options[{i}]"
-        if not isinstance(opt, dict):
-            raise GameError("expected a table", field=where,
-                            fix='write { name = "colour", multiplier = 2, p = "1/2" }')
-        _check_keys(opt, ("name", "multiplier", "p"), where)
-        p = _fraction(opt.get("p"), f"{where}.p")
-        if not 0 < p <= 1:
-            raise GameError(f"probability {p} outside (0, 1]", field=f"{where}.p")
-        options.append(GambleOption(_str(opt.get("name"), f"{where}.name"),
-                                    _int(opt.get("multiplier"), f"{where}.multiplier", minimum=1), p))
-    return Gamble(
-        tuple(options),
-        _int(spec.get("max_gambles", 5), "gamble.max_gambles", minimum=1),
-        _int(spec.get("limit"), "gamble.limit", minimum=1),
-    )
+    total = spec.get("total")
+    return Bet(lines, options, coins, coin_value, None if total is None else _int(total, "bet.total", minimum=1))
 
 
 def _parse_readings(data: Mapping[str, Any]) -> tuple[Reading, ...]:
@@ -361,7 +222,6 @@ def game_from_dict(data: Mapping[str, Any]) -> Game:
     )
     bet = _parse_bet(data, len(paylines))
     declared = data.get("declared_rtp")
-    cap = data.get("cap")
     game = Game(
         name=name,
         description=str(data.get("description", "")),
@@ -374,9 +234,7 @@ def game_from_dict(data: Mapping[str, Any]) -> Game:
         scatter_pays=_parse_scatter_pays(data),
         default_reels=_str(data.get("default_reels", reel_sets[0].name), "default_reels"),
         declared_rtp=None if declared is None else _fraction(declared, "declared_rtp"),
-        free_spins=_parse_free_spins(data),
-        gamble=_parse_gamble(data),
-        cap=None if cap is None else _int(cap, "cap", minimum=1),
+        features=features_from_dict(data),
         readings=_parse_readings(data),
     )
     validate_game(game)

@@ -9,8 +9,9 @@ import math
 from pathlib import Path
 from typing import Any
 
+from .figures import Figure
 from .io import write_atomic
-from .par import Figure, ParSheet
+from .par import ParSheet
 
 __all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic", "write_par"]
 
@@ -89,8 +90,8 @@ def par_to_dict(par: ParSheet) -> dict[str, Any]:
     }
     if par.declared_rtp is not None:
         out["declared_rtp"] = float(par.declared_rtp)
-    if g.cap is not None:
-        out["cap"] = g.cap
+    if par.cap is not None:
+        out["cap"] = par.cap.value
         out["cap_probability"] = par.cap_probability.value if par.cap_probability else None
     if par.distribution.lost_mass:
         out["lost_mass"] = par.distribution.lost_mass
@@ -127,12 +128,12 @@ def par_to_text(par: ParSheet) -> str:
         w.append(f"  max win                     {par.max_win.value:,.2f} × bet  "
                  f"({one_in(par.max_win_probability.value)})")
     else:
-        w.append("  max win                     unbounded (free spins retrigger without limit); largest computed "
+        w.append("  max win                     unbounded (a feature retriggers without limit); largest computed "
                  f"{par.max_win.value:,.2f} × bet ({one_in(par.max_win_probability.value)})")
     for m, f in par.tails.items():
         w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({one_in(f.value)})")
-    if par.cap_probability is not None and g.cap is not None:
-        w.append(f"  cap {g.cap:,}× bet, P(cap)     {par.cap_probability.value:.6g}")
+    if par.cap_probability is not None and par.cap is not None:
+        w.append(f"  cap {par.cap.value:,.6g}× bet, P(cap)     {par.cap_probability.value:.6g}")
     if par.distribution.lost_mass:
         w.append(f"  truncated probability mass  {par.distribution.lost_mass:.3g}")
     w.append("")

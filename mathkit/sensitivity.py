@@ -49,7 +49,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import ModelError
+from .exact import spin
 from .game import Game, PayEntry, ReelSet, ScatterPay
+from .par import build_par
+from .round import rtp_breakdown as round_breakdown
 from .rtp import component_rtp
 
 __all__ = [
@@ -78,16 +81,19 @@ FloatArray = npt.NDArray[np.float64]
 
 # --------------------------------------------------------------------------- the exact RTP of a design
 def rtp_breakdown(game: Game, reels: str | None = None) -> dict[str, Fraction]:
-    """Exact RTP by component of a whole play from reel set ``reels`` (default bet, mean only, no cap).
+    """Exact RTP by component of a whole play from reel set ``reels`` (default bet, mean only).
 
-    Free spins come from :func:`mathkit.freespins.rtp_with_features` when the
-    game declares them; the gamble is left out, as on the PAR sheet.
+    The round is composed from the game's blocks at the mean level
+    (:func:`mathkit.round.rtp_breakdown`); the gamble is left out, as on the PAR
+    sheet.  A component that is not a Fraction (a cap whose effect needs the
+    win distribution) is refused: the figures here are exact or nothing.
     """
-    if game.free_spins is None:
-        return component_rtp(game, reels).breakdown()
-    from .freespins import rtp_with_features
-
-    return rtp_with_features(game, reels)
+    parts = round_breakdown(game, reels)
+    inexact = [k for k, v in parts.items() if not isinstance(v, Fraction)]
+    if inexact:
+        msg = f"{game.name}: {', '.join(inexact)} is not exact (it needs the win distribution)"
+        raise ModelError(msg)
+    return {k: Fraction(v) for k, v in parts.items()}
 
 
 def exact_rtp(game: Game, reels: str | None = None) -> Fraction:
@@ -115,7 +121,7 @@ def play_reels(game: Game, varied: str | None) -> str:
     played from that set.
     """
     name = game.default_reels if varied is None else varied
-    if game.free_spins is not None and name == game.free_spins.reels and name != game.default_reels:
+    if name != game.default_reels and any(name in f.reel_sets() for f in game.features):
         return game.default_reels
     return name
 
@@ -158,22 +164,15 @@ class PlayFigures:
 
 def base_figures(game: Game, reels: str | None = None) -> PlayFigures:
     """Exact σ and hit frequency of one base spin (cycle enumeration), with the whole-play RTP."""
-    from .exact import spin
-
     d = spin(game, reels).win_distribution
     return PlayFigures(exact_rtp(game, reels), d.sd_per_bet(), float(d.hit_frequency()), "base spin")
 
 
 def play_figures(game: Game, reels: str | None = None) -> PlayFigures:
     """The PAR sheet's RTP, σ and hit frequency (whole play with features when the feature model exists)."""
-    if game.free_spins is None and game.cap is None:
+    if not game.features:
         return base_figures(game, reels)
-    from .par import build_par
-
-    try:
-        par = build_par(game, reels)
-    except ImportError:
-        return base_figures(game, reels)
+    par = build_par(game, reels)
     total = par.rtp.exact if par.rtp.exact is not None else exact_rtp(game, reels)
     return PlayFigures(total, par.sd.value, par.hit_frequency.value, "whole play")
 

@@ -142,6 +142,9 @@ def _check_pays(game: Game) -> None:
             if s.is_scatter:
                 raise GameError(f"{sym!r} is a scatter: it does not pay on lines", field=where,
                                 fix=f"move its pays to scatter_pays.{sym}")
+            if s.is_bonus:
+                raise GameError(f"{sym!r} is a bonus symbol: it never pays on lines", field=where,
+                                fix="remove the entry; a feature block gives bonus symbols their value")
             if s.is_wild and not s.pays:
                 raise GameError(f"wild {sym!r} has pays but is declared without pays of its own",
                                 field=where, fix=f"set symbols.{sym}.pays = true or remove the entry")
@@ -197,23 +200,8 @@ def _check_features(game: Game) -> None:
     if game.declared_rtp is not None and not 0 < game.declared_rtp < 2:
         raise GameError(f"declared RTP {float(game.declared_rtp)} is not a fraction of the bet",
                         field="declared_rtp", fix="write e.g. 0.95 for 95%")
-    fs = game.free_spins
-    if fs is not None:
-        if fs.trigger not in game.symbol_names or not game.symbol(fs.trigger).is_scatter:
-            scat = [s.name for s in game.scatters]
-            raise GameError(f"trigger {fs.trigger!r} is not a scatter symbol", field="free_spins.trigger",
-                            fix=f"use one of: {_names(scat) or '(declare a scatter symbol)'}")
-        names = [rs.name for rs in game.reel_sets]
-        if fs.reels not in names:
-            raise GameError(f"no reel set {fs.reels!r}", field="free_spins.reels", fix=f"use one of: {_names(names)}")
-        if not fs.awards or all(v == 0 for _, v in fs.awards):
-            raise GameError("no spins awarded", field="free_spins.awards", fix="write e.g. { 3 = 10 }")
-    if game.gamble is not None:
-        if not game.gamble.options:
-            raise GameError("no gamble options", field="gamble.options")
-        dup = [n for n, c in Counter(o.name for o in game.gamble.options).items() if c > 1]
-        if dup:
-            raise GameError(f"option {dup[0]!r} listed twice", field="gamble.options")
+    for f in game.features:
+        f.validate(game, game.feature_path(f))
 
 
 def validate_game(game: Game) -> None:

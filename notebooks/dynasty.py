@@ -38,7 +38,6 @@ SEED = 20240503
 from IPython.display import Markdown, display
 
 from mathkit import plots
-from mathkit.features import free_spin_figures
 from mathkit.io import load_game
 from mathkit.par import build_par
 from mathkit.render import cross_check, feature_tables, paytable_table, readings_table, summary_table
@@ -74,12 +73,12 @@ paytable_table(par)
 # A free spin adds m = 10 q spins on average, so the expected length is 10 / (1 − m) spins (Wald).
 
 # %%
-fs, _ = free_spin_figures(game, par.base, distribution=False)
-p, q = float(fs.p_trigger), float(fs.p_retrigger)
+fs = dict(next(s for s in par.features if s.name == "Free spins").figures)
+p, q = fs["trigger probability"].value, fs["P(retrigger) per free spin"].value
 plots.state_diagram(["s + 9 left", "s left", "s − 1 left", "…", "end"],
                     [(1, 0, f"q = {q:.5f}"), (1, 2, f"1 − q = {1 - q:.5f}"), (2, 3, "1 − q"), (3, 4, "from 1 left: 1 − q")],
                     absorbing=["end"], title=f"Free spins: triggered 1 play in {1 / p:.1f} with s = 10; "
-                    f"E[length] = 10 / (1 − 10q) = {float(fs.mean_spins):.4f} spins")
+                    f"E[length] = 10 / (1 − 10q) = {fs['expected length (spins)'].value:.4f} spins")
 
 # %%
 plots.rtp_by_component(par)

@@ -154,16 +154,16 @@ plots.state_diagram(["2 left", "1 left", "end"],
 # Solving the chain itself must give the same numbers.
 
 # %%
-from mathkit.features import free_spin_figures
+from mathkit.round import Engine
 
 feature_game = load_game(FEATURE_GAME)
-fs, _ = free_spin_figures(feature_game, spin(feature_game), distribution=False)
-closed, solved = fs.chain.moments(10), fs.chain.moments(10, by_chain=True, exact=False)
+chain = feature_game.feature("free_spins").chain(Engine(feature_game))
+closed, solved = chain.moments(10), chain.moments(10, by_chain=True, exact=False)
 Table(("figure (10 spins awarded)", "closed form (exact)", "chain solved (float64)"),
       (("E[spins]", f"{float(closed.mean_spins):.12f}", f"{float(solved.mean_spins):.12f}"),
        ("E[win] (credits)", f"{float(closed.mean_win):.9f}", f"{float(solved.mean_win):.9f}"),
        ("σ[win] (credits)", f"{float(closed.var_win) ** 0.5:.9f}", f"{float(solved.var_win) ** 0.5:.9f}")),
-      f"{feature_game.name}: free spins, m = {float(fs.m):.6f} spins added per spin")
+      f"{feature_game.name}: free spins, m = {float(chain.m):.6f} spins added per spin")
 
 # %% [markdown]
 # ## 3. The simulation cross-check

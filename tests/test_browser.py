@@ -203,16 +203,16 @@ def test_strip_edit_and_invalid_edit(voila_url: str, page: Any) -> None:
 def test_free_spin_edit_shows_progress_then_sigma(voila_url: str, page: Any) -> None:
     from playwright.sync_api import expect
 
-    from mathkit.freespins import rtp_with_features
+    from mathkit.round import rtp_breakdown as rtp_with_features
 
     game = load_game(ROOT / "data" / "games" / "dynasty.toml")
-    assert game.free_spins is not None
+    fs = game.feature("free_spins")
     t0 = time.monotonic()
     loaded = open_workbench(page, voila_url + "dynasty.ipynb", pct6(sum(rtp_with_features(game).values())))
-    page.get_by_role("tab", name="free spins").click()
-    multiplier = game.free_spins.multiplier + 1
-    edited = dataclasses.replace(game, free_spins=dataclasses.replace(game.free_spins, multiplier=multiplier))
-    box = page.locator(".mk-fs-multiplier input")
+    page.get_by_role("tab", name="features").click()
+    multiplier = fs.table()["multiplier"] + 1
+    edited = game.with_features(dataclasses.replace(fs, multiplier=multiplier))
+    box = page.locator(".mk-feature-free_spins-multiplier input")
     box.fill(str(multiplier))
     box.press("Enter")
     expect(page.locator(".mk-rtp")).to_have_text(f"RTP {pct6(sum(rtp_with_features(edited).values()))}",

@@ -11,7 +11,11 @@ import pytest
 
 from mathkit.checks import CHECK_NAMES, PROFILES, Check, run_checks
 from mathkit.cli import main
-from mathkit.game import FreeSpins, Gamble, GambleOption, Game, PayEntry, Reading, Symbol
+from mathkit.features.cap import Cap
+from mathkit.features.free_spins import FreeSpins
+from mathkit.features.gamble import Gamble
+from mathkit.gamble import GambleOption
+from mathkit.game import Game, PayEntry, Reading, Symbol
 from mathkit.io import load_game, save_game
 from mathkit.par import build_par
 from mathkit.rtp import component_rtp
@@ -38,10 +42,23 @@ def dynasty() -> Game:
     return load_game(DYNASTY)
 
 
+def _fs(game: Game) -> FreeSpins:
+    fs = game.feature("free_spins")
+    assert isinstance(fs, FreeSpins)
+    return fs
+
+
+def _gamble(game: Game) -> Gamble:
+    g = game.feature("gamble")
+    assert isinstance(g, Gamble)
+    return g
+
+
 def test_dynasty_passes_every_check(dynasty: Game) -> None:
     checks = run_checks(dynasty)
     assert len(checks) >= 8
-    assert [c.name for c in checks] == list(CHECK_NAMES)
+    assert [c.name for c in checks] == [*CHECK_NAMES, "gamble_fair", "gamble_limits"]
+    assert all(c.passed for c in checks), [c for c in checks if not c.passed]
     assert all(c.passed for c in checks), [c for c in checks if not c.passed]
 
 
@@ -122,32 +139,31 @@ def test_award_odds_against_the_profile_limit() -> None:
 
 def test_gamble_fair_and_limits(dynasty: Game) -> None:
     assert _one(dynasty, "gamble_fair").passed and _one(dynasty, "gamble_limits").passed
-    assert dynasty.gamble is not None
-    unfair = Gamble((GambleOption("colour", 2, Fraction(1, 2)), GambleOption("suit", 4, Fraction(6, 25))), 5, 5000)
-    check = _one(dataclasses.replace(dynasty, gamble=unfair), "gamble_fair")
+    unfair = Gamble(name="gamble", options=(GambleOption("colour", 2, Fraction(1, 2)),
+                                            GambleOption("suit", 4, Fraction(6, 25))), max_gambles=5, limit=5000)
+    check = _one(dynasty.with_features(unfair), "gamble_fair")
     assert not check.passed and "24/25" in check.detail
-    six = dataclasses.replace(dynasty, gamble=dataclasses.replace(dynasty.gamble, max_gambles=6))
+    six = dynasty.with_features(dataclasses.replace(_gamble(dynasty), max_gambles=6))
     check = _one(six, "gamble_limits")
     assert not check.passed and "6 gambles" in check.detail
-    assert _one(load_game(BENCH), "gamble_fair").detail == "no gamble offered"
+    # a game without a gamble has no gamble findings at all
+    assert run_checks(load_game(BENCH), only=("gamble_fair",)) == []
 
 
 def test_features_terminate(dynasty: Game) -> None:
     ok = _one(dynasty, "features_terminate")
     assert ok.passed and "E[length]" in ok.detail
-    assert dynasty.free_spins is not None
     # 200 extra spins per retrigger: m = 200 × P(3+ EMPEROR per free spin) > 1
-    endless = dataclasses.replace(dynasty, free_spins=dataclasses.replace(dynasty.free_spins, retriggers=((3, 200),)))
+    endless = dynasty.with_features(dataclasses.replace(_fs(dynasty), retriggers=((3, 200),)))
     check = _one(endless, "features_terminate")
     assert not check.passed and "never ends on average" in check.detail
-    limited = dataclasses.replace(endless, free_spins=dataclasses.replace(endless.free_spins or dynasty.free_spins,
-                                                                          max_spins=500))
+    limited = endless.with_features(dataclasses.replace(_fs(endless), max_spins=500))
     assert _one(limited, "features_terminate").passed
 
 
 def test_cap_applied_and_disclosed(bench: Game) -> None:
-    assert _one(bench, "cap").passed
-    capped = dataclasses.replace(bench, cap=100)
+    assert run_checks(bench, only=("cap",)) == []  # no cap: nothing to apply or disclose
+    capped = bench.with_features(Cap(name="cap", multiple=Fraction(100)))
     par = build_par(capped)
     assert par.distribution.max_win <= 100 * par.total_bet
     hidden = _one(capped, "cap")
@@ -191,10 +207,10 @@ def test_hit_frequency(bench: Game) -> None:
 
 
 def test_free_spin_entry_is_an_award(dynasty: Game) -> None:
-    assert dynasty.free_spins is not None
-    never = dataclasses.replace(dynasty, free_spins=FreeSpins("EMPEROR", ((6, 10),), "free", ((3, 10),), 2))
+    never = dynasty.with_features(FreeSpins(name="free_spins", trigger="EMPEROR", awards=((6, 10),), reels="free",
+                                            retriggers=((3, 10),), multiplier=2))
     check = _one(never, "awards_reachable")
-    assert not check.passed and "free spins" in check.detail
+    assert not check.passed and "free_spins (never entered)" in check.detail
 
 
 def test_check_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

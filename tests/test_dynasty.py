@@ -17,18 +17,30 @@ import numpy.typing as npt
 import pytest
 from scipy import fft as sfft
 
-from mathkit.exact import spin
-from mathkit.features import analyse_features, free_spin_figures, gamble_lines, ladder_arrays
-from mathkit.freespins import feature_chain, free_spin_law, rtp_with_features, trigger_law
+from mathkit.features.free_spins import FreeSpins
+from mathkit.features.gamble import Gamble, gamble_lines, ladder_arrays
 from mathkit.gamble import Always, Never, UntilTarget, check_fair, ladder_distribution
 from mathkit.game import Game
 from mathkit.io import load_game
 from mathkit.par import ParSheet, build_par
+from mathkit.round import Engine, analyse, rtp_breakdown
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 GAME = load_game("data/games/dynasty.toml")
 SMALL = load_game("data/games/dynasty_small.toml")
+
+
+def free_spins(game: Game) -> FreeSpins:
+    fs = game.feature("free_spins")
+    assert isinstance(fs, FreeSpins)
+    return fs
+
+
+def gamble(game: Game) -> Gamble:
+    g = game.feature("gamble")
+    assert isinstance(g, Gamble)
+    return g
 
 
 # ----------------------------------------------------------------------------- a literal reading
@@ -155,8 +167,8 @@ def expand(law: dict[tuple[int, int], int], n: int, tol: float) -> tuple[FloatAr
 
 # ----------------------------------------------------------------------------- the shrunken game
 def test_small_spin_laws_match_the_literal_reading() -> None:
-    base, free = spin(SMALL), spin(SMALL, "free")
-    for law, ref in ((trigger_law(SMALL, base), small_laws()[0]), (free_spin_law(SMALL, free), small_laws()[1])):
+    fs, engine = free_spins(SMALL), Engine(SMALL)
+    for law, ref in ((fs.trigger_law(engine), small_laws()[0]), (fs.spin_law(engine), small_laws()[1])):
         got = {(int(w), int(a)): int(c) for w, a, c in zip(law.wins, law.added, law.weights, strict=True)}
         assert got == ref
 
@@ -166,7 +178,7 @@ def test_small_feature_against_a_brute_force_expansion() -> None:
     tol = 1e-8
     brute, leftover, e_n, e_n2 = small_expansion(tol)
     assert leftover <= tol
-    chain = feature_chain(SMALL, spin(SMALL, "free"))
+    chain = free_spins(SMALL).chain(Engine(SMALL))
     # P(3 Emperors) = (3/14)^3 on the free reels (one Emperor on each of reels 1, 3, 5 of 14 stops)
     assert chain.m == 10 * F(3, 14) ** 3
     mo = chain.moments(10)
@@ -189,10 +201,9 @@ def test_small_feature_against_a_brute_force_expansion() -> None:
     assert rc.expected_reward(chain.start(10), exact=False) == pytest.approx(float(mo.mean_win), rel=1e-12)
     # value by value, the Markov feature distribution (Kemperman + FFT) holds the expansion plus at
     # most the leftover probability
-    trig = trigger_law(SMALL, spin(SMALL))
-    fa = analyse_features(SMALL, spin(SMALL))
-    assert fa.free_spins is not None
-    feat = fa.free_spins.feature
+    trig = free_spins(SMALL).trigger_law(Engine(SMALL))
+    feat = analyse(SMALL).stats["free_spins"].laws[10].branches[()].dist
+    assert feat is not None
     model = np.zeros(max(len(brute), int(feat.values.max()) + 1))
     model[feat.values] = feat.probs
     diff = model[: len(brute)] - brute
@@ -230,7 +241,7 @@ def test_small_whole_play_against_the_expansion() -> None:
             expect[w : w + len(brute)] += c / cycle * brute
         else:
             expect[w] += c / cycle
-    play = analyse_features(SMALL, spin(SMALL)).play
+    play = build_par(SMALL).distribution
     assert play.lost_mass <= 1e-12
     got = np.zeros(max(len(expect), int(play.values.max()) + 1))
     got[play.values] = play.probs()
@@ -247,7 +258,7 @@ def par() -> ParSheet:
 
 
 def test_declared_rtp_matches_the_exact_total(par: ParSheet) -> None:
-    parts = rtp_with_features(GAME)
+    parts = rtp_breakdown(GAME)
     total = sum(parts.values(), F(0))
     assert GAME.declared_rtp == F(95, 100)
     assert abs(total - GAME.declared_rtp) <= F(5, 100_000)  # ±0.005 percentage points
@@ -258,27 +269,27 @@ def test_declared_rtp_matches_the_exact_total(par: ParSheet) -> None:
 
 
 def test_rtp_is_the_same_at_every_line_count_and_sigma_is_not() -> None:
-    total = sum(rtp_with_features(GAME).values(), F(0))
+    total = sum(rtp_breakdown(GAME).values(), F(0))
     for lines in GAME.bet.line_options:
-        assert sum(rtp_with_features(GAME, lines=lines).values(), F(0)) == total
+        assert sum(rtp_breakdown(GAME, lines=lines).values(), F(0)) == total
     sd = {}
     for lines in (1, 25):
-        figs, _ = free_spin_figures(GAME, spin(GAME, lines=lines), distribution=False)
-        assert figs.play_mean / lines == total  # credits per spin / credits bet
-        sd[lines] = math.sqrt(figs.play_var) / lines
+        out = analyse(GAME, lines=lines, level="moments").outcome
+        assert out.mean / lines == total  # credits per spin / credits bet
+        assert out.m2 is not None
+        sd[lines] = math.sqrt(out.m2 - out.mean**2) / lines
     assert sd[1] > 2 * sd[25]  # one line: far fewer, relatively larger wins
 
 
 def test_gamble_returns_exactly_one_for_both_options(par: ParSheet) -> None:
-    assert GAME.gamble is not None
-    assert [(c.option, c.ratio) for c in check_fair(GAME.gamble)] == [("colour", 1), ("suit", 1)]
-    rows = gamble_lines(GAME.gamble, par.base.win_distribution, par.distribution)
+    assert [(c.option, c.ratio) for c in check_fair(gamble(GAME))] == [("colour", 1), ("suit", 1)]
+    rows = gamble_lines(gamble(GAME), par.base.win_distribution, par.distribution)
     assert {g.strategy: g.return_exact_base for g in rows} == {
         "never": 1, "always colour": 1, "always suit": 1, "colour until 500": 1, "suit until 500": 1}
     for g in rows:
         assert g.return_play == pytest.approx(1.0, abs=1e-12)
     # the vectorised ladder agrees with gamble.ladder_distribution around the limit and the rungs
-    g = GAME.gamble
+    g = gamble(GAME)
     values = np.array([0, 1, 25, 313, 2500, 2501, 4999, 5000, 5001, 99999], dtype=np.int64)
     for strategy in (Never(), Always("colour"), Always("suit"), UntilTarget("suit", 500)):
         up, k, p = ladder_arrays(g, strategy, values)
@@ -291,17 +302,19 @@ def test_gamble_table_is_beside_the_rtp(par: ParSheet) -> None:
     assert "gamble" not in " ".join(par.components)
     names = [s.name for s in par.features]
     assert names == ["Free spins", "Gamble"]
-    assert GAME.gamble is not None
-    lines = gamble_lines(GAME.gamble, par.base.win_distribution, par.distribution, [Never()])
-    assert lines[0].sd_after == pytest.approx(par.sd.value, rel=1e-12)
+    lines = gamble_lines(gamble(GAME), par.base.win_distribution, par.distribution, [Never()])
+    assert lines[0].sd_after == pytest.approx(par.distribution.sd_per_bet(), rel=1e-12)
+    # σ on the sheet comes from the exact second moment; the truncated distribution misses only its far tail
+    assert par.sd.method == "exact"
+    assert par.distribution.sd_per_bet() == pytest.approx(par.sd.value, rel=1e-9)
 
 
 def test_every_reading_has_a_reason() -> None:
     assert len(GAME.readings) >= 10
     assert all(r.rule and r.reading and r.reason for r in GAME.readings)
     assert any("multiply_scatter = false" in r.reading for r in GAME.readings)
-    fs = GAME.free_spins
-    assert fs is not None and not fs.multiply_scatter and fs.multiplier == 2 and fs.max_spins is None
+    fs = free_spins(GAME)
+    assert not fs.multiply_scatter and fs.multiplier == 2 and fs.max_spins is None
     seal = GAME.symbol("SEAL")
     assert seal.reels == (2, 3, 4) and not seal.pays and "EMPEROR" not in seal.substitutes
 
@@ -334,21 +347,23 @@ def test_figures_against_a_literal_player() -> None:
     rng = np.random.default_rng(20240605)
     n = 400_000
     sim = play_literally(GAME, n, rng)
-    base = spin(GAME)
-    fa = analyse_features(GAME, base)
-    f = fa.free_spins
-    assert f is not None
+    a = analyse(GAME)
+    bet = a.total_bet
+    out = a.outcome
+    assert out.m2 is not None
+    p_trig = a.stats["free_spins"].p_enter
+    mo = free_spins(GAME).chain(a.engine).moments(10)
     z = 2.576  # 99%
 
     def within(sample: FloatArray, mean: float, sd: float) -> None:
         err = z * sd / math.sqrt(len(sample))
         assert abs(float(sample.mean()) - mean) <= err, (float(sample.mean()), mean, err)
 
-    total = float(sum(rtp_with_features(GAME).values(), F(0)))
-    within(sim["win"], total, math.sqrt(float(f.play_var)) / f.bet)
-    p = float(f.p_trigger)
+    total = float(sum(rtp_breakdown(GAME).values(), F(0)))
+    within(sim["win"], total, math.sqrt(float(out.m2 - out.mean**2)) / bet)
+    p = float(p_trig)
     within(sim["triggered"], p, math.sqrt(p * (1 - p)))
-    hit = float(fa.play.hit_frequency())
+    hit = float(build_par(GAME).hit_frequency.value)
     within((sim["win"] > 0).astype(np.float64), hit, math.sqrt(hit * (1 - hit)))
-    within(sim["length"], float(f.mean_spins), f.sd_spins)
-    within(sim["feature"], float(f.mean_win) / f.bet, math.sqrt(float(f.var_win)) / f.bet)
+    within(sim["length"], float(mo.mean_spins), math.sqrt(float(mo.var_spins)))
+    within(sim["feature"], float(mo.mean_win) / bet, math.sqrt(float(mo.var_win)) / bet)

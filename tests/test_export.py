@@ -79,7 +79,7 @@ def test_server_json_round_trip(path: Path) -> None:
     doc = json.loads(text)
     assert set(doc) == {"format", "game", "checksum"}
     assert len(doc["checksum"]["value"]) == 64
-    for key in ("reel_sets", "paytable", "paylines", "bet", "features", "declared_rtp", "symbols"):
+    for key in ("reels", "paytable", "paylines", "bet", "symbols", "total_bet"):
         assert key in doc["game"]
 
 
@@ -87,21 +87,22 @@ def test_server_json_keeps_weights_features_and_fractions() -> None:
     game = dataclasses.replace(load_game(CLASSIC), declared_rtp=Fraction(7783, 10000))
     doc = game_to_server_dict(game)
     assert doc["game"]["declared_rtp"] == "7783/10000"
-    assert doc["game"]["reel_sets"][0]["weights"][0][:3] == [1, 3, 2]
+    assert doc["game"]["reels"]["base"]["weights"][0][:3] == [1, 3, 2]
     assert doc["game"]["bet"]["coin_value"] == "1/4"
     assert game_from_server_json(doc) == game
     fs = loads_game(MINI_FS)
     back = game_from_server_json(game_to_server_json(fs))
-    assert back == fs and back.free_spins is not None and back.gamble is not None and back.cap == 500
+    assert back == fs and [f.kind for f in back.features] == ["cap", "free_spins", "gamble"]
+    assert back.feature("cap").table() == {"multiple": 500}
 
 
 @pytest.mark.parametrize("edit", ["strip", "pay", "rtp", "checksum"])
 def test_tampered_server_json_is_refused(edit: str) -> None:
     doc = game_to_server_dict(load_game(BENCH))
     if edit == "strip":
-        doc["game"]["reel_sets"][0]["strips"][0][0] = "H1"
+        doc["game"]["reels"]["base"]["strips"][0][0] = "H1"
     elif edit == "pay":
-        doc["game"]["paytable"][0]["pays"][-1]["credits"] = [25000]
+        doc["game"]["paytable"]["H1"]["5"] = 25000
     elif edit == "rtp":
         doc["game"]["declared_rtp"] = "99/100"
     else:
@@ -120,7 +121,7 @@ def test_server_json_cli_round_trip_and_tamper(tmp_path: Path, capsys: pytest.Ca
     assert cli([BENCH, "--server-json", str(out)]) == 2  # exists
     assert "--force" in capsys.readouterr().err
     doc = json.loads(out.read_text())
-    doc["game"]["scatter_pays"][0]["pays"][0]["times_bet"] = 2
+    doc["game"]["scatter_pays"]["SCATTER"]["3"] = 2
     out.write_text(json.dumps(doc))
     assert cli([str(out), "--toml", str(tmp_path / "x.toml")]) == 2
     err = capsys.readouterr().err

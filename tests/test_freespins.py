@@ -10,20 +10,28 @@ import numpy as np
 import pytest
 
 from mathkit.errors import ModelError
-from mathkit.exact import spin
-from mathkit.features import analyse_features
+from mathkit.features.cap import Cap
+from mathkit.features.free_spins import FreeSpins
 from mathkit.freespins import (
     FreeSpinChain,
     SpinLaw,
     expected_spins_limited,
     play_distribution,
     retrigger_rule,
-    rtp_with_features,
 )
-from mathkit.game import FreeSpins
+from mathkit.game import Game
 from mathkit.io import load_game, loads_game
+from mathkit.round import Engine, analyse, rtp_breakdown
 
-EMPEROR = FreeSpins("EMPEROR", ((3, 10),), "free", ((3, 10),), multiplier=2)
+EMPEROR = FreeSpins(name="free_spins", trigger="EMPEROR", awards=((3, 10),), reels="free", retriggers=((3, 10),),
+                    multiplier=2)
+
+
+def trigger_law(game: Game) -> SpinLaw:
+    """The base spin's law of (win, spins awarded), from the free-spin block and the engine."""
+    fs = game.feature("free_spins")
+    assert isinstance(fs, FreeSpins)
+    return fs.trigger_law(Engine(game))
 
 
 def independent_law(q: F, add: int) -> SpinLaw:
@@ -95,7 +103,7 @@ def test_fraction_and_float_agree() -> None:
 def test_a_feature_that_never_ends_is_refused() -> None:
     # P(3+ Emperors) = 13/125 = 0.104 per spin, adding 10: m = 1.04 ≥ 1.
     law = SpinLaw.of([0, 50], [0, 10], [112, 13])
-    rule = retrigger_rule(EMPEROR, 1 - law.p_added(0))
+    rule = retrigger_rule(EMPEROR.trigger, EMPEROR.retriggers, 1 - law.p_added(0))
     with pytest.raises(ModelError) as err:
         FreeSpinChain((law,), rule=rule)
     assert str(err.value) == ("3+ EMPEROR add 10 spins with probability 0.104 per spin: 1.04 added spins per spin "
@@ -116,7 +124,7 @@ def test_the_game_file_route_refuses_too() -> None:
     g = loads_game(text.replace(free, new))
     with pytest.raises(ModelError, match=r"^3\+ EMPEROR add 10 spins with probability 1 per spin: 10 added spins "
                                          r"per spin ≥ 1, the feature never ends on average$"):
-        rtp_with_features(g)
+        rtp_breakdown(g)
 
 
 def test_kemperman_length_law_by_hand() -> None:
@@ -167,14 +175,14 @@ def test_play_distribution_against_the_chain() -> None:
 
 
 def test_fast_rtp_equals_the_enumerated_one() -> None:
-    # rtp_with_features uses per-reel algebra only; analyse_features uses the full-cycle joint law.
+    # the mean level uses per-reel algebra only; the moments level the full-cycle joint law and the chain.
     g = load_game("data/games/dynasty_small.toml")
-    fast = rtp_with_features(g)
-    base = spin(g)
-    slow = {**base.components.breakdown(), **{k: f.exact for k, f in analyse_features(g, base).components.items()}}
+    fast = rtp_breakdown(g)
+    slow = analyse(g, level="moments").breakdown()
     assert fast == slow
+    assert all(isinstance(v, F) for v in slow.values())
     for lines in (1, 3):
-        assert rtp_with_features(g, lines=lines) == fast  # every line has the same RTP
+        assert rtp_breakdown(g, lines=lines) == fast  # every line has the same RTP
 
 
 def test_limited_feature_distribution_by_the_chain() -> None:
@@ -194,29 +202,23 @@ def test_limited_feature_distribution_by_the_chain() -> None:
 def test_cap_applies_to_the_whole_play() -> None:
     # The small Dynasty capped at 20× bet (100 credits): the RTP loses E[(play - 100)+] / bet,
     # read off the play's distribution before the cap.
-    import dataclasses
-
     g = load_game("data/games/dynasty_small.toml")
-    base = spin(g)
-    free_play = analyse_features(g, base).play
-    capped = analyse_features(dataclasses.replace(g, cap=20), base)
-    v, p = free_play.values, free_play.probs()
+    free_play = analyse(g).outcome.dist
+    assert free_play is not None
+    capped = analyse(g.with_features(Cap(name="cap", multiple=F(20))))
+    v, p = free_play.values, free_play.probs
     loss = float(np.dot(np.maximum(v - 100, 0), p)) / 5
-    assert capped.components["cap"].value == pytest.approx(-loss, rel=1e-12)
-    assert capped.play.max_win == 100
-    assert [s.name for s in capped.sections] == ["Free spins", "Cap", "Gamble"]
+    assert float(capped.breakdown()["cap"]) == pytest.approx(-loss, rel=1e-12)
+    assert capped.outcome.dist is not None and int(capped.outcome.dist.values.max()) == 100
+    assert [s.name for s in capped.sections] == ["Free spins", "Gamble", "Cap"]
 
 
 def test_trigger_without_scatter_pays_is_still_counted() -> None:
     # Taking the Emperor's pays away changes no trigger: P(3+ Emperors) on the base reels is a
     # property of the strips alone, so the base-game trigger law keeps the same P(award).
-    from mathkit.exact import spin
-    from mathkit.freespins import trigger_law
-    from mathkit.io import load_game
-
     game = load_game("data/games/dynasty_small.toml")
     silent = dataclasses.replace(game, scatter_pays=())
-    law = trigger_law(game, spin(game))
-    law_silent = trigger_law(silent, spin(silent))
-    award = game.free_spins.award(game.n_reels) if game.free_spins else 0
+    law = trigger_law(game)
+    law_silent = trigger_law(silent)
+    award = EMPEROR.award(game.n_reels)
     assert law.p_added(award) == law_silent.p_added(award) > 0

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from mathkit.errors import GameError, ModelError
 from mathkit.gamble import (
     Always,
+    GambleOption,
     Never,
     UntilTarget,
     check_fair,
@@ -22,7 +23,7 @@ from mathkit.gamble import (
     ladder_distribution,
     return_ratio,
 )
-from mathkit.game import Gamble, GambleOption
+from mathkit.gamble import Ladder as Gamble
 
 COLOUR = GambleOption("colour", 2, F(1, 2))
 SUIT = GambleOption("suit", 4, F(1, 4))

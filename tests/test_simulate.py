@@ -28,6 +28,8 @@ from mathkit.dask_runner import (
 )
 from mathkit.errors import ModelError
 from mathkit.evaluate import evaluate
+from mathkit.features.cap import Cap
+from mathkit.features.free_spins import FreeSpins
 from mathkit.game import Game, ReelSet
 from mathkit.io import load_game, loads_game
 from mathkit.sim.kernels import play_block
@@ -88,8 +90,10 @@ def _reference_plays(game: Game, n: int, root: np.random.SeedSequence) -> list[i
     base_bg, free_bg, _ = block_streams(root, 0)
     base_gen, free_gen = np.random.Generator(base_bg), np.random.Generator(free_bg)
     t = pay_tables(game)
-    cap = game.cap * t.total_bet if game.cap is not None else 1 << 62
-    fs = game.free_spins
+    caps = [f for f in game.features if isinstance(f, Cap)]
+    cap = int(caps[0].credits(t.total_bet, game.bet.coins[0])) if caps else 1 << 62
+    fss = [f for f in game.features if isinstance(f, FreeSpins)]
+    fs = fss[0] if fss else None
     out = []
     for _ in range(n):
         rs = game.reel_set()
@@ -133,7 +137,7 @@ def test_kernel_plays_the_windows_numpy_draws(path: Path | None) -> None:
 
 def test_kernel_plays_features_and_cap_like_the_reference(fs_game: Game) -> None:
     # free spins with retriggers, ×2 on lines and scatters, max_spins, and a cap that binds on whole plays
-    game = dataclasses.replace(fs_game, cap=40)
+    game = fs_game.with_features(Cap(name="cap", multiple=F(40)))
     root = np.random.SeedSequence(5)
     wins = _kernel_plays(game, 4000, root)
     assert wins == _reference_plays(game, 4000, root)
@@ -221,7 +225,7 @@ def test_feature_frequency_matches_hand_formula(fs_game: Game) -> None:
 
 
 def test_cap_limits_the_whole_play(fs_game: Game) -> None:
-    capped = simulate(dataclasses.replace(fs_game, cap=40), 500_000, seed=21)
+    capped = simulate(fs_game.with_features(Cap(name="cap", multiple=F(40))), 500_000, seed=21)
     free = simulate(fs_game, 500_000, seed=21)
     bet = capped.total_bet
     assert capped.sums["max"] == 40 * bet < free.sums["max"]
@@ -238,12 +242,12 @@ def test_refuses_a_feature_it_does_not_play(fs_game: Game, monkeypatch: pytest.M
 
     monkeypatch.setattr(sim_spec, "_PLAYED", sim_spec._PLAYED - {"cap"})
     with pytest.raises(ModelError, match="does not play cap"):
-        sim_spec.compile_game(dataclasses.replace(fs_game, cap=40))
+        sim_spec.compile_game(fs_game.with_features(Cap(name="cap", multiple=F(40))))
 
 
 def test_gamble_reported_apart_and_fair() -> None:
     game = load_game(GAMES / "dynasty.toml") if (GAMES / "dynasty.toml").exists() else None
-    if game is None or game.gamble is None:
+    if game is None or not any(f.kind == "gamble" for f in game.features):
         pytest.skip("needs a game with a gamble")
     plain = simulate(game, 300_000, seed=5)
     res = simulate(game, 300_000, seed=5, gamble=GambleStrategy("colour"))
@@ -309,7 +313,7 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_simulator_never_imports_the_exact_engine() -> None:
     code = ("import sys, mathkit.simulate; "
             "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
-            "[['mathkit', x] for x in ('rtp', 'exact', 'cycle', 'markov', 'freespins', 'features', 'par', 'gamble')]))")
+            "[['mathkit', x] for x in ('rtp', 'exact', 'cycle', 'stops', 'round', 'par', 'sensitivity')]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
 

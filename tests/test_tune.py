@@ -142,9 +142,9 @@ def test_free_spin_game_uses_the_feature_rtp(tmp_path: Path) -> None:
     game = load_game(DYNASTY)
     res = tune(game, "0.92")
     assert res.reached
-    from mathkit.freespins import rtp_with_features
+    from mathkit.round import rtp_breakdown
 
-    total = sum(rtp_with_features(res.game).values(), Fraction(0))
+    total = sum(rtp_breakdown(res.game).values(), Fraction(0))
     assert abs(total - Fraction("0.92")) <= TOLERANCE
     free = tune(game, "0.94", reels="free")
     assert free.reached and free.game.reel_set("base") == game.reel_set("base")

@@ -278,12 +278,14 @@ def test_slow_par_runs_in_a_thread_with_progress(games_dir: Path, monkeypatch: p
 
 
 def test_dynasty_free_spin_parameters(games_dir: Path) -> None:
-    from mathkit.freespins import rtp_with_features
+    from mathkit.round import rtp_breakdown
 
     wb = build_workbench("dynasty.toml", games_dir, mode="thread")
     game = load_game(games_dir / "dynasty.toml")
-    assert wb.fs_multiplier is not None and wb.fs_multiply_scatter is not None
-    assert wb.rtp_label.value == f"RTP {pct6(sum(rtp_with_features(game).values()))}"
+    multiplier = wb.feature_inputs[("free_spins", ("multiplier",))]
+    assert ("free_spins", ("multiply_scatter",)) in wb.feature_inputs
+    assert ("gamble", ("max_gambles",)) in wb.feature_inputs
+    assert wb.rtp_label.value == f"RTP {pct6(sum(rtp_breakdown(game).values()))}"
     # P(≥ 3 EMPEROR in the window): EMPEROR shows at most once per reel window here
     rs = game.reel_set()
     p_reel = []
@@ -296,18 +298,17 @@ def test_dynasty_free_spin_parameters(games_dir: Path) -> None:
         dist = [a * (1 - p) + (dist[i - 1] * p if i else 0) for i, a in enumerate([*dist, Fraction(0)])]
     p3 = sum(dist[3:])
     assert wb.feature_label.value == f"feature frequency {float(p3) * 100:.4f}% (1 in {1 / float(p3):,.2f})"
-    wb.fs_multiplier.value = 3
-    assert game.free_spins is not None
-    fs = dataclasses.replace(game.free_spins, multiplier=3)
-    parts = rtp_with_features(dataclasses.replace(game, free_spins=fs))
+    multiplier.value = 3
+    fs = game.feature("free_spins")
+    parts = rtp_breakdown(game.with_features(dataclasses.replace(fs, multiplier=3)))
     assert wb.rtp_label.value == f"RTP {pct6(sum(parts.values()))}"
     assert list(wb.figures["components"].data[0].x) == list(parts)
-    wb.fs_multiplier.value = 0
+    multiplier.value = 0
     assert "free_spins.multiplier" in wb.error.value
-    assert "mk-invalid" in wb.fs_multiplier._dom_classes
+    assert "mk-invalid" in multiplier._dom_classes
     wb.undo()
-    assert wb.fs_multiplier.value == game.free_spins.multiplier
-    assert "mk-invalid" not in wb.fs_multiplier._dom_classes
+    assert multiplier.value == fs.table()["multiplier"]
+    assert "mk-invalid" not in multiplier._dom_classes
     wb.wait()
 
 

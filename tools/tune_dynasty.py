@@ -12,7 +12,7 @@ reel, and the scatter law only on the counts and on the Emperors' spacing (kept
 at least 3 stops apart, so a reel shows at most one).  The tuner therefore works
 on counts: it starts from the hand design in :data:`BASE` and :data:`FREE`, then
 moves one stop at a time (one symbol replaced by another on one reel, lengths
-unchanged) while that brings the exact total RTP — :func:`rtp_with_features`,
+unchanged) while that brings the exact total RTP — :func:`mathkit.round.rtp_breakdown`,
 milliseconds per evaluation — closer to the target, and finally tries every
 single and every pair of moves for the one that lands within ±0.005 pp.  The
 strips are then laid out by :func:`layout` (Seal in stacks of three on reels 2–4,
@@ -31,9 +31,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from mathkit.freespins import rtp_with_features
 from mathkit.game import Game
 from mathkit.io import game_from_dict
+from mathkit.round import Engine
+from mathkit.round import rtp_breakdown as rtp_with_features
 
 TARGET = Fraction(95, 100)
 TOL = Fraction(5, 100_000)  # ±0.005 percentage points
@@ -235,15 +236,11 @@ def readings(game: Game) -> list[tuple[str, str, str]]:
     """Every rule reading chosen, with its reason (figures computed on ``game``)."""
     import dataclasses
 
-    fs = game.free_spins
-    assert fs is not None
+    fs = game.feature("free_spins")
     parts = rtp_with_features(game)
-    doubled = dataclasses.replace(game, free_spins=dataclasses.replace(fs, multiply_scatter=True))
+    doubled = game.with_features(dataclasses.replace(fs, multiply_scatter=True))
     alt = sum(rtp_with_features(doubled).values(), Fraction(0))
-    from mathkit.exact import spin
-    from mathkit.freespins import feature_chain
-
-    chain = feature_chain(game, spin(game, fs.reels))
+    chain = fs.chain(Engine(game))  # type: ignore[attr-defined]
     m = chain.m
     return [
         ("All regular winnings are doubled during the Free Spins bonus game.",

@@ -44,13 +44,11 @@ from .awards import check_declared_rtp as check_declared_rtp
 from .awards import check_game_valid as check_game_valid
 from .awards import check_rtp_bounds as check_rtp_bounds
 from .cli import cli
-from .limits import check_cap as check_cap
 from .limits import check_cycle_64bit as check_cycle_64bit
 from .limits import check_features_terminate as check_features_terminate
-from .limits import check_gamble_fair as check_gamble_fair
-from .limits import check_gamble_limits as check_gamble_limits
 from .limits import check_hit_frequency as check_hit_frequency
 from .limits import check_win_overflow as check_win_overflow
+from .limits import feature_checks as feature_checks
 from .profiles import INT64 as INT64
 from .profiles import MINOR_UNITS as MINOR_UNITS
 from .profiles import PROFILES, Check, Profile

@@ -35,7 +35,7 @@ def check_declared_rtp(ctx: _Ctx) -> Check:
                                             "(declare it: declared_rtp = ...)")
     diff = abs(Fraction(computed) - declared) if isinstance(computed, Fraction) else abs(computed - float(declared))
     ok = diff <= TOLERANCE
-    capped = " with the cap applied" if ctx.game.cap is not None else ""
+    capped = " with the cap applied" if ctx.capped else ""
     return Check("declared_rtp", bool(ok),
                  f"declared {_pct(declared)}, computed {_pct(computed, 6)} [{method}]{capped}; "
                  f"|Δ| = {100 * float(diff):.6f} pp {'≤' if ok else '>'} {100 * float(TOLERANCE):g} pp")
@@ -55,7 +55,7 @@ def check_rtp_bounds(ctx: _Ctx) -> Check:
     head = (f"{len(line_opts)} line option(s) × {len(bet.coins)} coin option(s): RTP {_pct(lo[0])} "
             f"({lo[1]} lines, {lo[2]} coins) to {_pct(hi[0])} ({hi[1]} lines, {hi[2]} coins); "
             f"{p.name} bounds [{_pct(p.rtp_min, 0)}, {_pct(p.rtp_max, 0)}]")
-    if ctx.game.cap is not None:
+    if ctx.capped:
         head += " (before the cap)"
     if bad:
         shown = ", ".join(f"{_pct(r)} at {n} lines × {c} coins" for r, n, c in bad[:5])
@@ -79,26 +79,29 @@ def _cells(game: Game) -> list[tuple[str, str, int, int]]:
     return out
 
 
+def _entries(ctx: _Ctx) -> dict[str, Fraction]:
+    """P(a round plays each sequence feature), exactly, keyed by feature name."""
+    a = ctx.analysis()
+    return {f.name: Fraction(a.stats[f.name].p_enter) for f in ctx.game.features_of("sequence")}
+
+
 def _award_probabilities(ctx: _Ctx) -> dict[tuple[str, str, int], tuple[Fraction, str]]:
     """Per advertised award: its probability in one game at one line, and where it is reached."""
 
     def compute() -> dict[tuple[str, str, int], tuple[Fraction, str]]:
         game = ctx.game
-        sets = [(ctx.reels, "base")]
-        fs = game.free_spins
-        if fs is not None and fs.reels != ctx.reels:
-            sets.append((fs.reels, "free spins"))
-        p_trig = _trigger_probability(ctx) if fs is not None else Fraction(0)
+        entries = _entries(ctx)
+        sets = [(ctx.reels, "base", Fraction(1))]
+        for f in game.features_of("sequence"):
+            sets += [(rs, f.name, entries[f.name]) for rs in f.reel_sets() if rs != ctx.reels]
         out: dict[tuple[str, str, int], tuple[Fraction, str]] = {}
         for c in game.bet.coins:
             g = at_bet(game, coins=c)
-            for name, where in sets:
+            for name, where, reach in sets:
                 comp = ctx.components(g, name)
                 for e in comp.entries:
                     per = game.bet.lines if e.component == "lines" else 1
-                    prob = Fraction(e.hits, comp.cycle * per)
-                    if where == "free spins":
-                        prob *= p_trig
+                    prob = Fraction(e.hits, comp.cycle * per) * reach
                     key = (e.component, e.entry, e.count)
                     if prob > out.get(key, (Fraction(-1), ""))[0]:
                         out[key] = (prob, where)
@@ -108,32 +111,19 @@ def _award_probabilities(ctx: _Ctx) -> dict[tuple[str, str, int], tuple[Fraction
     return value
 
 
-def _trigger_probability(ctx: _Ctx) -> Fraction:
-    from ..rtp import scatter_count_weights
-    from ..tables import reel_arrays
-
-    fs = ctx.game.free_spins
-    assert fs is not None
-    w = scatter_count_weights(reel_arrays(ctx.game, ctx.reels), ctx.game.symbol_names.index(fs.trigger))
-    return Fraction(sum(x for k, x in enumerate(w) if fs.award(k) > 0), sum(w))
-
-
 def check_awards_reachable(ctx: _Ctx) -> Check:
     probs = _award_probabilities(ctx)
     cells = _cells(ctx.game)
     missing = [f"{k} × {e}" + (" (scatter)" if comp == "scatter" else "") for comp, e, k, _ in cells
                if probs.get((comp, e, k), (Fraction(0), ""))[0] == 0]
-    fs = ctx.game.free_spins
-    n = len(cells)
-    if fs is not None:
-        n += 1
-        if _trigger_probability(ctx) == 0:
-            missing.append(f"free spins ({fs.trigger} trigger)")
+    entries = _entries(ctx)
+    missing += [f"{name} (never entered)" for name, p in entries.items() if p == 0]
+    n = len(cells) + len(entries)
     if missing:
         return Check("awards_reachable", False, f"{len(missing)} of {n} advertised awards are never paid: "
                                                 + ", ".join(missing))
     return Check("awards_reachable", True, f"all {n} advertised awards (paytable, scatter pays"
-                                           + (", free-spin entry" if fs is not None else "") + ") are paid on some outcome")
+                                           + (", feature entries" if entries else "") + ") are paid on some outcome")
 
 
 def check_award_odds(ctx: _Ctx) -> Check:
@@ -143,15 +133,13 @@ def check_award_odds(ctx: _Ctx) -> Check:
     top: tuple[int, str, Fraction] | None = None
     for comp, e, k, pay in _cells(ctx.game):
         p, where = probs.get((comp, e, k), (Fraction(0), "base"))
-        label = f"{k} × {e}" + (" (scatter)" if comp == "scatter" else "") + (" [free spins]" if where == "free spins"
-                                                                            else "")
+        label = f"{k} × {e}" + (" (scatter)" if comp == "scatter" else "") + (f" [{where}]" if where != "base" else "")
         rows.append((p, label))
         value = pay * (max(ctx.game.bet.coins) * max(ctx.game.bet.line_options or (ctx.game.bet.lines,))
                        if comp == "scatter" else 1)
         if top is None or value > top[0]:
             top = (value, label, p)
-    if ctx.game.free_spins is not None:
-        rows.append((_trigger_probability(ctx), "free-spin entry"))
+    rows += [(p, f"{name} entry") for name, p in _entries(ctx).items()]
     if not rows:
         return Check("award_odds", False, "the game advertises no award")
     rows.sort()

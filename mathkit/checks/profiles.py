@@ -13,6 +13,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..game import Game
+from ..round import RoundAnalysis, analyse
+from ..round.compose import as_block
+from ..rtp import component_rtp
 from ..sensitivity import exact_rtp
 
 __all__ = ["INT64", "MINOR_UNITS", "PROFILES", "TOLERANCE", "Check", "Profile"]
@@ -82,16 +85,21 @@ class _Ctx:
         value: Fraction = self.once("rtp", lambda: exact_rtp(self.game, self.reels))
         return value
 
-    def play_rtp(self) -> tuple[Fraction | float, str]:
-        """The RTP a declared figure must equal: with the cap applied when there is one."""
-        if self.game.cap is None:
-            return self.rtp(), "exact"
-        from ..par import build_par
+    def analysis(self) -> RoundAnalysis:
+        """The round composed at the mean level (raised where the cap needs the distribution)."""
+        value: RoundAnalysis = self.once("analysis", lambda: analyse(self.game, self.reels, level="mean"))
+        return value
 
-        par = self.once("par", lambda: build_par(self.game, self.reels))
-        return (par.rtp.exact if par.rtp.exact is not None else par.rtp.value), par.rtp.method
+    def play_rtp(self) -> tuple[Fraction | float, str]:
+        """The RTP a declared figure must equal: the whole round's, with the cap applied when there is one."""
+        a = self.analysis()
+        value = a.rtp()
+        return (value if isinstance(value, Fraction) else float(value)), a.outcome.method
+
+    @property
+    def capped(self) -> bool:
+        """Whether a transform limits a round's win (a cap)."""
+        return any(as_block(f).round_limit(self.analysis().engine) is not None for f in self.game.features)
 
     def components(self, game: Game, reels: str) -> Any:
-        from ..rtp import component_rtp
-
         return self.once(f"comp:{reels}:{game.bet.coins[0]}", lambda: component_rtp(game, reels))

@@ -11,26 +11,17 @@ from collections.abc import Callable, Sequence
 from ..errors import MathkitError
 from ..game import Game
 from .awards import check_award_odds, check_awards_reachable, check_declared_rtp, check_game_valid, check_rtp_bounds
-from .limits import (
-    check_cap,
-    check_cycle_64bit,
-    check_features_terminate,
-    check_gamble_fair,
-    check_gamble_limits,
-    check_hit_frequency,
-    check_win_overflow,
-)
+from .limits import check_cycle_64bit, check_features_terminate, check_hit_frequency, check_win_overflow, feature_checks
 from .profiles import PROFILES, Check, Profile, _Ctx
 
 __all__ = ["CHECKS", "CHECK_NAMES", "run_checks"]
 
 CHECKS: tuple[Callable[[_Ctx], Check], ...] = (
     check_game_valid, check_declared_rtp, check_rtp_bounds, check_awards_reachable, check_award_odds,
-    check_gamble_fair, check_gamble_limits, check_features_terminate, check_cap, check_win_overflow,
-    check_cycle_64bit, check_hit_frequency,
+    check_features_terminate, check_win_overflow, check_cycle_64bit, check_hit_frequency,
 )
 
-#: the names of the checks, in the order they run
+#: the names of the checks every game gets, in the order they run; each feature block adds its own after them
 CHECK_NAMES = tuple(fn.__name__.removeprefix("check_") for fn in CHECKS)
 
 
@@ -61,4 +52,10 @@ def run_checks(game: Game, profile: str | Profile = "gli11", *, reels: str | Non
             out.append(Check(check_name, False, f"cannot be computed: {exc}"))
         except (ArithmeticError, ValueError, KeyError, IndexError) as exc:
             out.append(Check(check_name, False, f"cannot be computed: {type(exc).__name__}: {exc}"))
+    if only is None or any(n not in CHECK_NAMES for n in only):
+        try:
+            out += [c for c in feature_checks(ctx) if only is None or c.name in only]
+        except (MathkitError, ArithmeticError, ValueError, KeyError, IndexError) as exc:
+            if only is None:
+                out.append(Check("features", False, f"cannot be computed: {type(exc).__name__}: {exc}"))
     return out

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..features import features_to_dict
 from ..game import Game, Symbol
-from .server import _frac, server_payload
+from .server import _frac
 
 __all__ = ["Change", "GameDiff", "diff_games", "diff_to_dict", "diff_to_text"]
 
@@ -125,16 +126,22 @@ def _pay_map(g: Game) -> dict[str, Any]:
     return out
 
 
+def _flat(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flat(f"{prefix}.{k}", v, out)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        for i, v in enumerate(value):
+            _flat(f"{prefix}[{v.get('name', i)}]", {k: x for k, x in v.items() if k != "name"}, out)
+    else:
+        out[prefix] = value
+
+
 def _feature_map(g: Game) -> dict[str, Any]:
-    payload = server_payload(g)
-    out: dict[str, Any] = {"cap": g.cap}
-    for name in ("free_spins", "gamble"):
-        v = payload["features"][name]
-        if v is None:
-            out[name] = None
-            continue
-        for k, x in v.items():
-            out[f"{name}.{k}"] = x
+    """Every feature field, flattened to ``kind.field`` (``kind[name].field`` for several), from the one serialisation."""
+    out: dict[str, Any] = {}
+    for kind, table in features_to_dict(g.features).items():
+        _flat(kind, table, out)
     return out
 
 

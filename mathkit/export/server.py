@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from ..errors import GameError, MathkitError
-from ..game import Bet, FreeSpins, Gamble, GambleOption, Game, PayEntry, Reading, ReelSet, ScatterPay, Symbol
+from ..game import Game
+from ..io import game_from_dict, game_to_dict, load_game, write_atomic
 from ..validate import validate_game
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
     "write_server_json",
 ]
 
-SERVER_FORMAT = "mathkit-game-server/1"
+SERVER_FORMAT = "mathkit-game-server/2"
 
 
 class ChecksumError(MathkitError):
@@ -45,52 +46,29 @@ def _frac(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def _pays(pays: Sequence[tuple[int, Sequence[int]]]) -> list[dict[str, Any]]:
-    return [{"count": k, "credits": list(v)} for k, v in pays]
+def _exact(value: Any) -> Any:
+    """The TOML mapping with every float written as an exact fraction string (no floats on a game server)."""
+    if isinstance(value, float):
+        f = Fraction(str(value))
+        return int(f) if f.denominator == 1 else _frac(f)
+    if isinstance(value, dict):
+        return {k: _exact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_exact(v) for v in value]
+    return value
 
 
 def server_payload(game: Game) -> dict[str, Any]:
-    """The game as plain JSON data (integers, strings, lists; exact fractions as ``"n/d"``)."""
-    fs = game.free_spins
-    gm = game.gamble
-    return {
-        "name": game.name,
-        "description": game.description,
-        "pay_mode": game.pay_mode,
-        "declared_rtp": None if game.declared_rtp is None else _frac(game.declared_rtp),
-        "bet": {
-            "lines": game.bet.lines, "line_options": list(game.bet.line_options), "coins": list(game.bet.coins),
-            "coin_value": _frac(game.bet.coin_value), "total_bet": game.total_bet(),
-            "units": "line pays: credits per line at one coin (per-coin lists: one value per coin option); "
-                     "scatter pays: multiples of the total bet",
-        },
-        "symbols": [{"name": s.name, "kind": s.kind, "substitutes": list(s.substitutes), "reels": list(s.reels),
-                     "pays": s.pays, "multiplier": s.multiplier} for s in game.symbols],
-        "default_reels": game.default_reels,
-        "reel_sets": [{"name": rs.name, "rows": list(rs.rows), "strips": [list(s) for s in rs.strips],
-                       "weights": None if rs.weights is None else [list(w) for w in rs.weights],
-                       "declared_rtp": None if rs.declared_rtp is None else _frac(rs.declared_rtp)}
-                      for rs in game.reel_sets],
-        "paylines": [list(line) for line in game.paylines],
-        "paytable": [{"name": e.name, "symbols": list(e.symbols), "pays": _pays(e.pays)} for e in game.line_pays],
-        "scatter_pays": [{"symbol": sp.symbol, "pays": [{"count": k, "times_bet": v} for k, v in sp.pays]}
-                         for sp in game.scatter_pays],
-        "features": {
-            "free_spins": None if fs is None else {
-                "trigger": fs.trigger, "reels": fs.reels,
-                "awards": [{"count": k, "spins": v} for k, v in fs.awards],
-                "retriggers": [{"count": k, "spins": v} for k, v in fs.retriggers],
-                "multiplier": fs.multiplier, "multiply_scatter": fs.multiply_scatter, "max_spins": fs.max_spins,
-            },
-            "gamble": None if gm is None else {
-                "max_gambles": gm.max_gambles, "limit": gm.limit,
-                "options": [{"name": o.name, "multiplier": o.multiplier, "p": _frac(Fraction(o.p))}
-                            for o in gm.options],
-            },
-            "cap": game.cap,
-        },
-        "readings": [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in game.readings],
-    }
+    """The game as plain JSON data: its TOML mapping (:func:`mathkit.io.game_to_dict`), exact fractions as ``"n/d"``.
+
+    The one serialisation of a game serves the game file, this export and the
+    version diff, so a field added to the format reaches all three; here strips
+    are arrays of symbol names (the game file writes them as strings).
+    """
+    payload = _exact(game_to_dict(game))
+    for spec in payload["reels"].values():  # a game server reads strips as arrays of symbol names
+        spec["strips"] = [strip.split() for strip in spec["strips"]]
+    return {**payload, "total_bet": game.total_bet()}
 
 
 def canonical_json(payload: Mapping[str, Any]) -> bytes:
@@ -115,53 +93,12 @@ def game_to_server_json(game: Game) -> str:
 
 def write_server_json(game: Game, path: str | Path) -> Path:
     """Write the game-server JSON atomically."""
-    from ..report import write_atomic
-
     return write_atomic(path, game_to_server_json(game))
 
 
-def _need(d: Mapping[str, Any], key: str, where: str) -> Any:
-    if key not in d:
-        raise GameError("missing field", field=f"{where}.{key}" if where else key)
-    return d[key]
-
-
 def _game_from_payload(p: Mapping[str, Any]) -> Game:
-    bet = _need(p, "bet", "game")
-    feats = p.get("features") or {}
-    fs = feats.get("free_spins")
-    gm = feats.get("gamble")
-    game = Game(
-        name=_need(p, "name", "game"),
-        description=p.get("description", ""),
-        symbols=tuple(Symbol(s["name"], s["kind"], tuple(s["substitutes"]), tuple(s["reels"]), s["pays"],
-                             s["multiplier"]) for s in _need(p, "symbols", "game")),
-        reel_sets=tuple(ReelSet(rs["name"], tuple(tuple(x) for x in rs["strips"]), tuple(rs["rows"]),
-                                None if rs["weights"] is None else tuple(tuple(w) for w in rs["weights"]),
-                                None if rs.get("declared_rtp") is None else Fraction(rs["declared_rtp"]))
-                        for rs in _need(p, "reel_sets", "game")),
-        line_pays=tuple(PayEntry(e["name"], tuple(e["symbols"]), tuple((x["count"], tuple(x["credits"]))
-                                                                       for x in e["pays"]))
-                        for e in _need(p, "paytable", "game")),
-        bet=Bet(bet["lines"], tuple(bet["line_options"]), tuple(bet["coins"]), Fraction(bet["coin_value"])),
-        pay_mode=p.get("pay_mode", "lines"),
-        paylines=tuple(tuple(line) for line in p.get("paylines", [])),
-        scatter_pays=tuple(ScatterPay(sp["symbol"], tuple((x["count"], x["times_bet"]) for x in sp["pays"]))
-                           for sp in p.get("scatter_pays", [])),
-        default_reels=_need(p, "default_reels", "game"),
-        declared_rtp=None if p.get("declared_rtp") is None else Fraction(p["declared_rtp"]),
-        free_spins=None if fs is None else FreeSpins(
-            fs["trigger"], tuple((x["count"], x["spins"]) for x in fs["awards"]), fs["reels"],
-            tuple((x["count"], x["spins"]) for x in fs["retriggers"]), fs["multiplier"], fs["multiply_scatter"],
-            fs["max_spins"]),
-        gamble=None if gm is None else Gamble(
-            tuple(GambleOption(o["name"], o["multiplier"], Fraction(o["p"])) for o in gm["options"]),
-            gm["max_gambles"], gm["limit"]),
-        cap=feats.get("cap"),
-        readings=tuple(Reading(r["rule"], r["reading"], r["reason"]) for r in p.get("readings", [])),
-    )
-    validate_game(game)
-    return game
+    data = {k: v for k, v in p.items() if k != "total_bet"}
+    return game_from_dict(data)
 
 
 def game_from_server_json(data: str | bytes | Mapping[str, Any], *, path: str | Path | None = None) -> Game:
@@ -213,6 +150,4 @@ def load_any_game(path: str | Path) -> Game:
         except OSError as exc:
             raise GameError(f"cannot read the file: {exc}", path=p) from None
         return game_from_server_json(text, path=p)
-    from ..io import load_game
-
     return load_game(p)

@@ -15,8 +15,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..figures import Figure
 from ..io import write_atomic
-from ..par import Figure, ParSheet
+from ..par import ParSheet
 from .server import _frac
 
 __all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]
@@ -74,8 +75,8 @@ def _summary_rows(par: ParSheet) -> list[list[object]]:
     rows += [_fig_row(f"volatility index {k}", f) for k, f in par.volatility_index.items()]
     rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
     rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
-    if g.cap is not None:
-        rows.append(["cap (× bet)", g.cap, str(g.cap), "declared"])
+    if par.cap is not None:
+        rows.append(["cap (× bet)", par.cap.value, par.cap.exact_str() or "", "declared"])
         if par.cap_probability is not None:
             rows.append(_fig_row("P(cap)", par.cap_probability))
     if par.distribution.lost_mass:

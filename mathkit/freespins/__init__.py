@@ -2,8 +2,9 @@
 
 The feature walks on states ``(spins left, level)``.  One step plays one free
 spin, whose outcome — its win, the spins it adds and the level it leads to — is
-drawn from the exact joint law of the free-spin reel set (:class:`SpinLaw`, from
-the full-cycle counts of :func:`mathkit.exact.spin`).  A spin adding ``a`` spins
+drawn from the exact joint law of the free-spin reel set (:class:`SpinLaw`, which
+:mod:`mathkit.features.free_spins` builds from the full-cycle counts of the engine).
+This package is chain maths on such laws only: it never enumerates a cycle itself.  A spin adding ``a`` spins
 moves ``s → s − 1 + a``; the feature ends at ``s = 0``.  Levels (a multiplier
 ladder, a reel height that grows) are for games that need them; a game with
 ``max_spins`` also carries the spins awarded so far.
@@ -32,14 +33,14 @@ Two routes to the answers, which agree where both run (see the tests)
 """
 
 # ``name as name``: names outside __all__, still importable from mathkit.freespins (PlayLaw: by mathkit.features).
-from .chain import FreeSpinChain, feature_chain
+from .chain import FreeSpinChain
 from .distribution import PlayLaw as PlayLaw
-from .distribution import play_distribution
-from .fast import expected_spins_limited, rtp_with_features
+from .distribution import feature_distribution, play_distribution
+from .fast import expected_spins_limited
 from .laws import FloatArray as FloatArray
 from .laws import IntArray as IntArray
 from .laws import Key as Key
-from .laws import SpinLaw, free_spin_law, retrigger_rule, trigger_law
+from .laws import SpinLaw, retrigger_rule
 from .moments import Moments
 from .moments import State as State
 
@@ -48,10 +49,7 @@ __all__ = [
     "Moments",
     "SpinLaw",
     "expected_spins_limited",
-    "feature_chain",
-    "free_spin_law",
+    "feature_distribution",
     "play_distribution",
     "retrigger_rule",
-    "rtp_with_features",
-    "trigger_law",
 ]

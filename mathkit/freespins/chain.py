@@ -17,13 +17,11 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ModelError
-from ..exact import SpinMaths
-from ..game import Game
 from ..markov import ABSORB, EXACT_MAX_STATES, RewardChain, geometric_check
-from .laws import Key, SpinLaw, _fs, free_spin_law, retrigger_rule
+from .laws import Key, SpinLaw
 from .moments import Moments, State, _MomentChain
 
-__all__ = ["FreeSpinChain", "feature_chain"]
+__all__ = ["FreeSpinChain"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -266,10 +264,3 @@ def _mixes(adds: list[int], k: int) -> Iterator[dict[int, int]]:
     for c in range(k, -1, -1):
         for rest in _mixes(adds[1:], k - c):
             yield {adds[0]: c, **rest}
-
-
-def feature_chain(game: Game, free: SpinMaths) -> FreeSpinChain:
-    """The game's free-spin chain, from the exact maths of one spin on its free-spin reels."""
-    fs = _fs(game)
-    law = free_spin_law(game, free)
-    return FreeSpinChain((law,), fs.max_spins, retrigger_rule(fs, 1 - law.p_added(0)))

@@ -1,9 +1,8 @@
-"""The exact joint law of one spin's (win, spins added, next level), from the game data.
+"""The exact joint law of one spin's (win, spins added, next level).
 
-:class:`SpinLaw` holds integer weights over the full cycle; :func:`trigger_law`
-(the base spin: win and spins awarded) and :func:`free_spin_law` (a free spin:
-win with the feature multiplier and spins added) build it from the exact maths
-of one spin (:func:`mathkit.exact.spin`).
+:class:`SpinLaw` holds integer weights over the full cycle; a feature block
+(:mod:`mathkit.features.free_spins`) builds it from the exact joint law of a
+spin's win and its observations.
 """
 
 from __future__ import annotations
@@ -16,10 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
-from ..exact import SpinMaths
-from ..game import FreeSpins, Game
 
-__all__ = ["Key", "SpinLaw", "free_spin_law", "retrigger_rule", "trigger_law"]
+__all__ = ["Key", "SpinLaw", "retrigger_rule"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -99,46 +96,13 @@ class SpinLaw:
         return self.wins[sel], self.weights[sel].astype(np.float64) / float(self.cycle)
 
 
-def _trigger_counts(sm: SpinMaths, fs: FreeSpins) -> IntArray:
-    return np.asarray(sm.scatter_count(fs.trigger), dtype=np.int64)
-
-
-def _fs(game: Game) -> FreeSpins:
-    if game.free_spins is None:
-        msg = f"{game.name!r} declares no free spins"
-        raise ModelError(msg)
-    return game.free_spins
-
-
-def trigger_law(game: Game, base: SpinMaths) -> SpinLaw:
-    """The base spin's law of ``(total win, spins awarded)`` (awards limited by ``max_spins``)."""
-    fs = _fs(game)
-    counts = _trigger_counts(base, fs)
-    table = np.array([fs.award(c) for c in range(int(counts.max(initial=0)) + 1)], dtype=np.int64)
-    award = table[counts]
-    if fs.max_spins is not None:
-        award = np.minimum(award, fs.max_spins)
-    return SpinLaw.of(base.joint.wins + base.scatter_win, award, base.joint.counts)
-
-
-def free_spin_law(game: Game, free: SpinMaths) -> SpinLaw:
-    """One free spin's law of ``(win with the feature multiplier, spins added)``."""
-    fs = _fs(game)
-    counts = _trigger_counts(free, fs)
-    table = np.array([fs.retrigger(c) for c in range(int(counts.max(initial=0)) + 1)], dtype=np.int64)
-    scatter_mult = fs.multiplier if fs.multiply_scatter else 1
-    wins = free.joint.wins * fs.multiplier + free.scatter_win * scatter_mult
-    return SpinLaw.of(wins, table[counts], free.joint.counts)
-
-
-def retrigger_rule(fs: FreeSpins, q: Fraction) -> str:
+def retrigger_rule(trigger: str, retriggers: tuple[tuple[int, int], ...], q: Fraction) -> str:
     """The retrigger rule in words, with ``q`` = P(a spin adds spins) (for messages).
 
     Examples
     --------
-    >>> from mathkit.game import FreeSpins
-    >>> retrigger_rule(FreeSpins("EMPEROR", ((3, 10),), "free", ((3, 10),)), Fraction(13, 125))
+    >>> retrigger_rule("EMPEROR", ((3, 10),), Fraction(13, 125))
     '3+ EMPEROR add 10 spins with probability 0.104 per spin'
     """
-    adds = ", ".join(f"{k}+ {fs.trigger} add {v}" for k, v in fs.retriggers if v) or "nothing"
+    adds = ", ".join(f"{k}+ {trigger} add {v}" for k, v in retriggers if v) or "nothing"
     return f"{adds} spins with probability {float(q):.4g} per spin"

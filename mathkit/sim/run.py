@@ -58,6 +58,7 @@ from ..dask_runner import (
     run_blocks,
 )
 from ..errors import ModelError
+from ..features.gamble import Gamble
 from ..game import Game
 from ..io import load_game
 from . import layout as K
@@ -111,16 +112,18 @@ def _root(rng: np.random.Generator) -> np.random.SeedSequence:
 def _gamble_plan(game: Game, strategy: Any) -> GamblePlan | None:
     if getattr(strategy, "option", None) is None:  # a strategy that never gambles
         return None
-    if game.gamble is None:
+    gambles = [f for f in game.features if isinstance(f, Gamble)]
+    if not gambles:
         msg = f"{game.name} declares no gamble"
         raise ModelError(msg)
-    names = [o.name for o in game.gamble.options]
+    gamble = gambles[0]
+    names = [o.name for o in gamble.options]
     if getattr(strategy, "option", None) not in names:
         msg = f"no gamble option {getattr(strategy, 'option', None)!r}: choose one of {', '.join(names)}"
         raise ModelError(msg)
-    opt = game.gamble.options[names.index(strategy.option)]
-    return GamblePlan(opt.p.numerator, opt.p.denominator, opt.multiplier, game.gamble.max_gambles,
-                      game.gamble.limit, getattr(strategy, "limit_on", "stake") == "win",
+    opt = gamble.options[names.index(strategy.option)]
+    return GamblePlan(opt.p.numerator, opt.p.denominator, opt.multiplier, gamble.max_gambles,
+                      gamble.limit, getattr(strategy, "limit_on", "stake") == "win",
                       int(getattr(strategy, "target", None) or 0))
 
 

@@ -8,7 +8,6 @@ ways windows go to :func:`mathkit.evaluate.ways_win` itself; scatter counts to
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +16,8 @@ import numpy.typing as npt
 
 from ..errors import ModelError
 from ..evaluate import scatter_code
+from ..features.cap import Cap
+from ..features.free_spins import FreeSpins
 from ..game import Game
 from ..tables import ReelArrays, pay_tables, reel_arrays
 from .layout import (
@@ -140,11 +141,22 @@ def _stack(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return out
 
 
-_PLAYED = frozenset({
-    "name", "symbols", "reel_sets", "line_pays", "bet", "pay_mode", "paylines", "scatter_pays", "default_reels",
-    "declared_rtp", "free_spins", "gamble", "cap", "readings", "description",
-})
-"""The ``Game`` fields the simulator knows how to play; a game using any other one is refused."""
+_PLAYED = frozenset({"free_spins", "gamble", "cap"})
+"""The feature kinds the simulator knows how to play; a game using any other one is refused."""
+
+
+def _played(game: Game) -> tuple[FreeSpins | None, Cap | None]:
+    """The free-spin and cap blocks the kernels play (at most one free-spin feature)."""
+    unknown = sorted({f.kind for f in game.features if f.kind not in _PLAYED})
+    if unknown:
+        msg = f"{game.name}: the simulator does not play {', '.join(unknown)} yet"
+        raise ModelError(msg)
+    fss = [f for f in game.features if isinstance(f, FreeSpins)]
+    if len(fss) > 1:
+        msg = f"{game.name}: the simulator plays one free-spin feature, the game has {len(fss)}"
+        raise ModelError(msg)
+    caps = [f for f in game.features if isinstance(f, Cap)]
+    return (fss[0] if fss else None), (caps[-1] if caps else None)
 
 
 def compile_game(game: Game, *, reels: str | None = None, lines: int | None = None,
@@ -158,12 +170,8 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     >>> spec.components, spec.total_bet
     (('lines',), 1)
     """
-    unknown = [f.name for f in dataclasses.fields(game) if f.name not in _PLAYED and getattr(game, f.name)]
-    if unknown:
-        msg = f"{game.name}: the simulator does not play {', '.join(unknown)} yet"
-        raise ModelError(msg)
+    fs, cap = _played(game)
     t = pay_tables(game, lines=lines, coins=coins)
-    fs = game.free_spins
     base_ra = reel_arrays(game, reels)
     free_ra = reel_arrays(game, fs.reels) if fs is not None else base_ra
     if free_ra.n_reels != base_ra.n_reels:
@@ -207,10 +215,14 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     par[P_FS_MULT_SCATTER] = int(fs.multiply_scatter) if fs else 0
     par[P_MAX_SPINS] = fs.max_spins if fs and fs.max_spins is not None else 1 << 62
     par[P_TOTAL_BET] = t.total_bet
-    par[P_CAP] = game.cap * t.total_bet if game.cap is not None else 1 << 62
+    cap_credits = cap.credits(t.total_bet, coins if coins is not None else game.bet.coins[0]) if cap else None
+    if cap_credits is not None and cap_credits.denominator != 1:
+        msg = f"{game.name}: the cap is {cap_credits} credits at this bet, not a whole number"
+        raise ModelError(msg)
+    par[P_CAP] = int(cap_credits) if cap_credits is not None else 1 << 62
     components = ("ways" if t.ways else "lines",) + (("scatter",) if len(t.scatter_ids) else ())
     components += ("free spins",) if fs is not None else ()
-    components += ("cap",) if game.cap is not None else ()
+    components += ("cap",) if cap is not None else ()
     return SimSpec(
         name=game.name, total_bet=t.total_bet, ways=t.ways, components=components,
         sets=tuple(_stack(a, b) for a, b in zip(base, free, strict=True)), lines=walk,

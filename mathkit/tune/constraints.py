@@ -59,11 +59,11 @@ def _min_gap(strip: Sequence[str], scatters: frozenset[str]) -> int:
 
 
 def _award_symbols(game: Game) -> frozenset[str]:
-    """Symbols an award needs: those in a pay entry, paying scatters, the free-spin trigger, paying wilds."""
+    """Symbols an award needs: those in a pay entry, paying scatters, every symbol a feature reads, paying wilds."""
     out = {s for e in game.line_pays for s in e.symbols}
     out |= {sp.symbol for sp in game.scatter_pays}
-    if game.free_spins is not None:
-        out.add(game.free_spins.trigger)
+    for f in game.features:
+        out |= set(f.symbols())
     return frozenset(out)
 
 

@@ -43,7 +43,7 @@ from .model import (
     paytable_csv,
     quick_figures,
     resolve_data_dir,
-    with_free_spins,
+    with_feature,
     with_line_pay,
     with_scatter_pay,
     with_strip,
@@ -108,7 +108,7 @@ class Workbench:
         self.quick: Quick | None = None
         self.history: list[tuple[Game, str]] = []
         self.timings: dict[str, float] = {}
-        self.baseline: tuple[Fraction, float | None] | None = None
+        self.baseline: tuple[Fraction | float, float | None] | None = None
         self._baseline_gen = 0
         self._par_generation = -1
         self._t_edit = time.perf_counter()
@@ -203,29 +203,15 @@ class Workbench:
                                           "replaced only when <i>overwrite</i> is ticked.</small>"),
                              self.export_dir, widgets.HBox(list(self.export_buttons.values()))])
         self.editor_tabs.children = (self.strip_ed.box, self.pay_ed.box, self.feature_ed.box, save)
-        for i, title in enumerate(("reel strips", "paytable", "free spins", "save & export")):
+        for i, title in enumerate(("reel strips", "paytable", "features", "save & export")):
             self.editor_tabs.set_title(i, title)
         self.editor_tabs.selected_index = 0
         self.strip_ed.grid.value = views.count_grid_html(self.game, self.reels)
 
     def _wire_features(self) -> None:
-        ed = self.feature_ed
-
-        def table(boxes: dict[int, widgets.IntText]) -> dict[int, int]:
-            return {k: int(b.value) for k, b in boxes.items()}
-
-        for box in ed.awards.values():
-            box.observe(lambda ch: self._edit(lambda g: with_free_spins(g, awards=table(ed.awards)), ch["owner"]),
-                        "value")
-        for box in ed.retriggers.values():
-            box.observe(lambda ch: self._edit(lambda g: with_free_spins(g, retriggers=table(ed.retriggers)),
-                                              ch["owner"]), "value")
-        if ed.multiplier is not None:
-            ed.multiplier.observe(lambda ch: self._edit(lambda g: with_free_spins(g, multiplier=int(ch["new"])),
-                                                        ch["owner"]), "value")
-        if ed.multiply_scatter is not None:
-            ed.multiply_scatter.observe(
-                lambda ch: self._edit(lambda g: with_free_spins(g, multiply_scatter=bool(ch["new"]))), "value")
+        for (name, path), box in self.feature_ed.fields.items():
+            box.observe(lambda ch, name=name, path=path: self._edit(
+                lambda g: with_feature(g, name, path, ch["new"]), ch["owner"]), "value")
 
     def _set_reels_options(self) -> None:
         self.reels_picker.options = [rs.name for rs in self.game.reel_sets]
@@ -260,16 +246,9 @@ class Workbench:
         return self.pay_ed.scatter
 
     @property
-    def fs_awards(self) -> dict[int, widgets.IntText]:
-        return self.feature_ed.awards
-
-    @property
-    def fs_multiplier(self) -> widgets.IntText | None:
-        return self.feature_ed.multiplier
-
-    @property
-    def fs_multiply_scatter(self) -> widgets.Checkbox | None:
-        return self.feature_ed.multiply_scatter
+    def feature_inputs(self) -> dict[tuple[str, tuple[str | int, ...]], widgets.Widget]:
+        """Feature fields by (feature name, path in its table)."""
+        return self.feature_ed.fields
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         with self.scheduler.lock:

@@ -1,8 +1,8 @@
-"""The editor widgets of the workbench: strips, paytable, free-spin parameters.
+"""The editor widgets of the workbench: strips, paytable, feature parameters.
 
 Each ``*_editor`` function builds the widgets for one game; ``set_*`` writes a
 game's values back into them (undo, reload).  The widgets carry stable CSS
-classes for browser tests (``mk-strip-0``, ``mk-pay-H1-5``, ``mk-fs-multiplier`` …).
+classes for browser tests (``mk-strip-0``, ``mk-pay-H1-5``, ``mk-feature-free_spins-multiplier`` …).
 Wiring the widgets to edits is the :class:`~mathkit.workbench.app.Workbench`'s job.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -138,49 +139,61 @@ def set_pays(editor: PayEditor, game: Game) -> None:
 # --------------------------------------------------------------------------- free spins
 @dataclass
 class FeatureEditor:
-    """Free-spin parameters: spins awarded and retriggered per trigger count, multiplier, scatter multiplied."""
+    """One form per feature block, built from its TOML table: a number box per whole number, a tick box per switch.
+
+    ``fields[(feature name, path)]`` is the widget of the table field at ``path``
+    (``("awards", "3")``, ``("multiplier",)``); its CSS class is
+    ``mk-feature-{name}-{path joined by -}``.
+    """
 
     box: widgets.VBox
-    awards: dict[int, widgets.IntText] = field(default_factory=dict)
-    retriggers: dict[int, widgets.IntText] = field(default_factory=dict)
-    multiplier: widgets.IntText | None = None
-    multiply_scatter: widgets.Checkbox | None = None
+    fields: dict[tuple[str, tuple[str | int, ...]], widgets.Widget] = field(default_factory=dict)
+
+
+def _leaves(table: Any, path: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], int | bool]]:
+    """The editable leaves of a feature table: whole numbers and switches (names and references stay as they are)."""
+    out: list[tuple[tuple[str | int, ...], int | bool]] = []
+    if isinstance(table, dict):
+        for k, v in table.items():
+            out += _leaves(v, (*path, k))
+    elif isinstance(table, list):
+        for i, v in enumerate(table):
+            out += _leaves(v, (*path, i))
+    elif isinstance(table, bool | int):
+        out.append((path, table))
+    return out
 
 
 def feature_editor(game: Game) -> FeatureEditor:
     ed = FeatureEditor(widgets.VBox())
-    fs = game.free_spins
-    if fs is None:
-        ed.box.children = (widgets.HTML("<i>This game has no free spins.</i>"),)
+    if not game.features:
+        ed.box.children = (widgets.HTML("<i>This game has no features.</i>"),)
         return ed
-    for k, v in fs.awards:
-        ed.awards[k] = _int_text(v, f"mk-fs-award-{k}", description=f"{k} × {fs.trigger}:", width="160px")
-    for k, v in fs.retriggers:
-        ed.retriggers[k] = _int_text(v, f"mk-fs-retrigger-{k}", description=f"{k} × {fs.trigger}:", width="160px")
-    ed.multiplier = _int_text(fs.multiplier, "mk-fs-multiplier", description="win multiplier ×", width="180px")
-    ed.multiply_scatter = widgets.Checkbox(value=fs.multiply_scatter, description="multiplier applies to scatter wins",
-                                           indent=False)
-    ed.multiply_scatter.add_class("mk-fs-multiply-scatter")
-    rows: list[widgets.Widget] = [widgets.HTML(f"<b>Free spins</b> on reel set <code>{fs.reels}</code>, "
-                                               f"triggered by {fs.trigger}"),
-                                  widgets.HTML("spins awarded"), widgets.HBox(list(ed.awards.values()))]
-    if ed.retriggers:
-        rows += [widgets.HTML("spins added by a retrigger"), widgets.HBox(list(ed.retriggers.values()))]
-    rows += [ed.multiplier, ed.multiply_scatter]
+    rows: list[widgets.Widget] = []
+    for f in game.features:
+        rows.append(widgets.HTML(f"<b>{f.title}</b> <code>{f.name}</code>"
+                                 + (f" on reel set(s) <code>{', '.join(f.reel_sets())}</code>" if f.reel_sets() else "")))
+        boxes: list[widgets.Widget] = []
+        for path, value in _leaves(f.table()):
+            cls = f"mk-feature-{css_name(f.name)}-" + "-".join(css_name(str(p)) for p in path)
+            label = " ".join(str(p) for p in path) + ":"
+            w: widgets.Widget
+            if isinstance(value, bool):
+                w = widgets.Checkbox(value=value, description=label, indent=False)
+                w.add_class(cls)
+            else:
+                w = _int_text(value, cls, description=label, width="200px")
+            ed.fields[(f.name, path)] = w
+            boxes.append(w)
+        rows.append(widgets.HBox(boxes, layout=widgets.Layout(flex_flow="row wrap")))
     ed.box.children = tuple(rows)
     return ed
 
 
 def set_features(editor: FeatureEditor, game: Game) -> None:
-    fs = game.free_spins
-    if fs is None:
-        return
-    for k, v in fs.awards:
-        editor.awards[k].value = v
-    for k, v in fs.retriggers:
-        editor.retriggers[k].value = v
-    if editor.multiplier is not None:
-        editor.multiplier.value = fs.multiplier
-        editor.multiplier.remove_class("mk-invalid")
-    if editor.multiply_scatter is not None:
-        editor.multiply_scatter.value = fs.multiply_scatter
+    for f in game.features:
+        for path, value in _leaves(f.table()):
+            w = editor.fields.get((f.name, path))
+            if w is not None:
+                w.value = value
+                w.remove_class("mk-invalid")

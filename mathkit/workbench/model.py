@@ -9,6 +9,7 @@ result (:func:`~mathkit.validate.validate_game`), so an invalid edit raises a
 
 from __future__ import annotations
 
+import copy
 import csv
 import dataclasses
 import io
@@ -16,12 +17,15 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from ..errors import GameError
+from ..features import block_class
 from ..game import Game, PayEntry, ReelSet, ScatterPay
 from ..par import ParSheet, build_par
-from ..rtp import ComponentRTP, component_rtp, scatter_count_weights
-from ..tables import reel_arrays
+from ..round import analyse
+from ..rtp import ComponentRTP, component_rtp
+from ..sensitivity import play_reels
 from ..validate import validate_game
 
 __all__ = [
@@ -35,7 +39,7 @@ __all__ = [
     "quick_figures",
     "resolve_data_dir",
     "strip_text",
-    "with_free_spins",
+    "with_feature",
     "with_line_pay",
     "with_scatter_pay",
     "with_strip",
@@ -175,40 +179,41 @@ def with_scatter_pay(game: Game, symbol: str, count: int, value: int) -> Game:
     return _validated(dataclasses.replace(game, scatter_pays=pays))
 
 
-def with_free_spins(game: Game, *, awards: dict[int, int] | None = None, retriggers: dict[int, int] | None = None,
-                    multiplier: int | None = None, multiply_scatter: bool | None = None) -> Game:
-    """The game with free-spin parameters changed (only the ones given)."""
-    fs = game.free_spins
-    if fs is None:
-        raise GameError("the game has no free spins", field="free_spins")
-    if multiplier is not None and multiplier < 1:
-        raise GameError(f"multiplier {multiplier} is below 1", field="free_spins.multiplier",
-                        fix="a multiplier is a whole number ≥ 1")
-    for name, table in (("awards", awards), ("retriggers", retriggers)):
-        for k, v in (table or {}).items():
-            if v < 0:
-                raise GameError(f"{v} spins", field=f"free_spins.{name}.{k}", fix="spins are whole numbers ≥ 0")
-    new = dataclasses.replace(
-        fs,
-        awards=fs.awards if awards is None else tuple(sorted(awards.items())),
-        retriggers=fs.retriggers if retriggers is None else tuple(sorted(retriggers.items())),
-        multiplier=fs.multiplier if multiplier is None else multiplier,
-        multiply_scatter=fs.multiply_scatter if multiply_scatter is None else multiply_scatter,
-    )
-    return _validated(dataclasses.replace(game, free_spins=new))
+def with_feature(game: Game, name: str, path: tuple[str | int, ...], value: Any) -> Game:
+    """The game with one field of feature ``name`` set to ``value``.
+
+    ``path`` locates the field in the feature's TOML table (``("awards", "3")``,
+    ``("multiplier",)``); the table is read back by the feature's own block, so an
+    edit gets the same checks and messages as the game file.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> g = with_feature(load_game("data/games/dynasty.toml"), "free_spins", ("multiplier",), 3)
+    >>> g.feature("free_spins").table()["multiplier"]
+    3
+    """
+    feature = game.feature(name)
+    table = copy.deepcopy(feature.table())
+    cell: Any = table
+    for key in path[:-1]:
+        cell = cell[key]
+    cell[path[-1]] = value
+    where = game.feature_path(feature)
+    new = block_class(feature.kind).from_table(name, table, where)
+    features = tuple(new if f is feature else f for f in game.features)
+    return _validated(dataclasses.replace(game, features=features))
 
 
 # --------------------------------------------------------------------------- figures
 def analysis_reels(game: Game, reels: str) -> str:
     """The reel set a spin is analysed on when ``reels`` is being edited.
 
-    Editing the free-spin reel set changes the game through its feature, so the
-    analysis stays on the default (base) set; any other set is analysed itself.
+    Editing a reel set a feature plays on (the free-spin set) changes the game
+    through that feature, so the analysis stays on the default (base) set; any
+    other set is analysed itself.
     """
-    fs = game.free_spins
-    if fs is not None and reels == fs.reels and reels != game.default_reels:
-        return game.default_reels
-    return reels
+    return play_reels(game, reels)
 
 
 @dataclass(frozen=True)
@@ -217,16 +222,16 @@ class Quick:
 
     reels: str
     base: ComponentRTP
-    breakdown: dict[str, Fraction]
+    breakdown: dict[str, Fraction | float]
     feature_frequency: Fraction | None
 
     @property
-    def rtp(self) -> Fraction:
+    def rtp(self) -> Fraction | float:
         return sum(self.breakdown.values(), Fraction(0))
 
 
 def feature_frequency(game: Game, reels: str) -> Fraction | None:
-    """Exact probability that one base spin triggers the free spins (``None`` without them).
+    """Exact probability that one base spin starts a feature (``None`` when the game has none).
 
     Examples
     --------
@@ -234,17 +239,11 @@ def feature_frequency(game: Game, reels: str) -> Fraction | None:
     >>> feature_frequency(load_game("data/games/benchmark_5x3.toml"), "base") is None
     True
     """
-    fs = game.free_spins
-    if fs is None:
-        return None
-    ra = reel_arrays(game, reels)
-    weights = scatter_count_weights(ra, game.symbol_names.index(fs.trigger))
-    hits = sum(w for count, w in enumerate(weights) if fs.award(count) > 0)
-    return Fraction(hits, sum(weights))
+    return quick_figures(game, reels).feature_frequency
 
 
 def quick_figures(game: Game, reels: str | None = None) -> Quick:
-    """Exact RTP by component without enumeration (free spins included when the game has them).
+    """Exact RTP by component without enumeration, every feature included (the round at the mean level).
 
     Examples
     --------
@@ -256,15 +255,11 @@ def quick_figures(game: Game, reels: str | None = None) -> Quick:
     """
     name = analysis_reels(game, game.default_reels if reels is None else reels)
     base = component_rtp(game, name)
-    breakdown = base.breakdown()
-    if game.free_spins is not None:
-        try:
-            from ..freespins import rtp_with_features
-        except ImportError:
-            pass
-        else:
-            breakdown = dict(rtp_with_features(game, name))
-    return Quick(name, base, breakdown, feature_frequency(game, name))
+    a = analyse(game, name, level="mean")
+    freq: Fraction | None = None
+    if game.features_of("sequence"):
+        freq = sum((Fraction(br.p) for key, br in a.base.branches.items() if key), Fraction(0))
+    return Quick(name, base, a.breakdown(), freq)
 
 
 def full_figures(game: Game, reels: str | None = None) -> ParSheet:

@@ -44,26 +44,29 @@ def pct(x: Fraction | float, digits: int = 4) -> str:
     return f"{float(x) * 100:.{digits}f}%"
 
 
-def rtp_text(rtp: Fraction) -> str:
+def rtp_text(rtp: Fraction | float) -> str:
     """The RTP label: six decimals of a percent (the exact value is in :func:`exact_text`)."""
     return f"RTP {pct(rtp, 6)}"
 
 
-def exact_text(rtp: Fraction) -> str:
-    """The exact RTP as a reduced fraction.
+def exact_text(rtp: Fraction | float) -> str:
+    """The exact RTP as a reduced fraction (a figure that is not exact says so).
 
     Examples
     --------
-    >>> exact_text(Fraction(30, 40))
-    'exact 3/4'
+    >>> exact_text(Fraction(30, 40)), exact_text(0.75)
+    ('exact 3/4', 'not exact (needs the win distribution)')
     """
+    if not isinstance(rtp, Fraction):
+        return "not exact (needs the win distribution)"
     return f"exact {rtp.numerator}/{rtp.denominator}"
 
 
-def breakdown_html(breakdown: Mapping[str, Fraction]) -> str:
-    """The RTP breakdown as an HTML table: component, percent, exact fraction."""
+def breakdown_html(breakdown: Mapping[str, Fraction | float]) -> str:
+    """The RTP breakdown as an HTML table: component, percent, exact fraction (when exact)."""
     rows = "".join(f"<tr><td>{html.escape(k)}</td><td style='text-align:right'>{pct(v)}</td>"
-                   f"<td style='color:#666;font-size:85%'>{v.numerator}/{v.denominator}</td></tr>"
+                   f"<td style='color:#666;font-size:85%'>"
+                   f"{f'{v.numerator}/{v.denominator}' if isinstance(v, Fraction) else 'markov'}</td></tr>"
                    for k, v in breakdown.items())
     return f"<table class='mk-breakdown-table'>{rows}</table>"
 

@@ -1,0 +1,107 @@
+"""Sums and mixtures of independent wins given as float laws (:class:`~mathkit.features.law.PlayLaw`).
+
+The laws of a round's parts — a base spin given how it ended, the free spins it
+started — are independent given the stage they connect through, so the law of
+their sum is a convolution.  Small ones are convolved directly; large ones on a
+dense grid in steps of the wins' common divisor, by one real FFT, with the
+round-off floor zeroed and the mass it held reported as lost (as
+:mod:`mathkit.freespins.distribution` does).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from scipy import fft as sfft
+
+from .errors import ModelError
+from .features.law import PlayLaw
+
+__all__ = ["MAX_GRID", "clean", "convolve", "mix"]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+MAX_GRID = 1 << 26
+DIRECT = 1 << 22
+
+
+def clean(out: FloatArray, g: int, offset: int, expected: float) -> PlayLaw:
+    """A dense FFT result on the grid ``offset + g·k`` as a law: round-off zeroed, its mass reported lost."""
+    noise = max(-float(out.min(initial=0.0)), 0.0)
+    floor = max(8 * noise, float(np.finfo(np.float64).eps) * float(np.linalg.norm(out)))
+    keep = np.flatnonzero(out > floor)
+    probs = out[keep]
+    lost = max(expected - math.fsum(probs.tolist()), 0.0)
+    return PlayLaw(keep.astype(np.int64) * g + offset, probs, lost)
+
+
+def _grid(values: IntArray, probs: FloatArray, g: int, lo: int, size: int) -> FloatArray:
+    return np.bincount((values - lo) // g, weights=probs, minlength=size).astype(np.float64)
+
+
+def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
+    """The law of the sum of two independent wins.
+
+    Examples
+    --------
+    >>> x = PlayLaw(np.array([0, 10]), np.array([0.5, 0.5]))
+    >>> s = convolve(x, x)
+    >>> s.values.tolist(), s.probs.tolist()
+    ([0, 10, 20], [0.25, 0.5, 0.25])
+    """
+    if len(a.values) == 0 or len(b.values) == 0:
+        return PlayLaw(np.zeros(0, np.int64), np.zeros(0), a.lost_mass + b.lost_mass)
+    lost = a.lost_mass + b.lost_mass - a.lost_mass * b.lost_mass
+    if len(a.values) == 1 or len(b.values) == 1:
+        one, other = (a, b) if len(a.values) == 1 else (b, a)
+        if one.probs[0] == 1.0 and one.lost_mass == 0.0:  # a sure amount: the other law, shifted (counts kept)
+            return PlayLaw(other.values + one.values[0], other.probs, other.lost_mass, other.counts, other.total)
+        return PlayLaw(other.values + one.values[0], other.probs * one.probs[0], lost)
+    g = int(np.gcd.reduce(np.concatenate([a.values - a.values[0], b.values - b.values[0]]))) or 1
+    lo_a, lo_b = int(a.values[0]), int(b.values[0])
+    na = (int(a.values[-1]) - lo_a) // g + 1
+    nb = (int(b.values[-1]) - lo_b) // g + 1
+    if na + nb - 1 > MAX_GRID:
+        msg = (f"the sum of two wins needs a grid of {na + nb - 1:,} points (more than {MAX_GRID:,}); "
+               "the win distribution is too wide to convolve")
+        raise ModelError(msg)
+    da, db = _grid(a.values, a.probs, g, lo_a, na), _grid(b.values, b.probs, g, lo_b, nb)
+    expected = math.fsum(a.probs.tolist()) * math.fsum(b.probs.tolist())
+    if len(a.values) * len(b.values) <= DIRECT:
+        va = np.repeat(a.values, len(b.values)) + np.tile(b.values, len(a.values))
+        pv = np.outer(a.probs, b.probs).ravel()
+        uniq, inv = np.unique(va, return_inverse=True)
+        out = np.zeros(len(uniq))
+        np.add.at(out, inv.reshape(-1), pv)
+        keep = out > 0
+        return PlayLaw(uniq[keep], out[keep], lost)
+    size = sfft.next_fast_len(na + nb - 1, real=True)
+    res = np.asarray(sfft.irfft(sfft.rfft(da, size) * sfft.rfft(db, size), size), dtype=np.float64)[: na + nb - 1]
+    law = clean(res, g, lo_a + lo_b, expected)
+    return PlayLaw(law.values, law.probs, law.lost_mass + lost)
+
+
+def mix(parts: Sequence[tuple[float, PlayLaw]]) -> PlayLaw:
+    """With probability ``p`` a win from each law (the ``p`` sum to at most 1).
+
+    Examples
+    --------
+    >>> m = mix([(0.25, PlayLaw.point(0)), (0.75, PlayLaw.point(5))])
+    >>> m.values.tolist(), m.probs.tolist()
+    ([0, 5], [0.25, 0.75])
+    """
+    kept = [(p, law) for p, law in parts if p > 0]
+    if not kept:
+        return PlayLaw(np.zeros(0, np.int64), np.zeros(0), 0.0)
+    if len(kept) == 1 and kept[0][0] == 1.0:
+        return kept[0][1]
+    values = np.concatenate([law.values for _, law in kept])
+    probs = np.concatenate([p * law.probs for p, law in kept])
+    uniq, inv = np.unique(values, return_inverse=True)
+    out = np.zeros(len(uniq))
+    np.add.at(out, inv.reshape(-1), probs)
+    keep = out > 0
+    return PlayLaw(uniq[keep], out[keep], math.fsum(p * law.lost_mass for p, law in kept))

@@ -1,0 +1,203 @@
+"""The questions every feature block answers, and the engine services a block may call.
+
+A block is a frozen dataclass (a :class:`~mathkit.game.Feature`) that reads its
+own TOML table, validates itself against the game, and answers, by role:
+
+* a **modifier** changes the spin (forced or held cells, the window height,
+  symbol values): :meth:`Block.spin_models` turns one spin into a mixture of
+  spins;
+* a **sequence** is a chain of spins with state (free spins, re-spins, free
+  games): :meth:`Block.entry` says which base-spin observations start it and
+  with what state, :meth:`Block.law` gives its own win and its exits from an
+  entry;
+* a **transform** acts on the whole round (the cap, the gamble):
+  :meth:`Block.transform`.
+
+Every block also gives its PAR section, whether it terminates (with the
+reason), its max win (or "unbounded" with the reason) and, for the simulator,
+the table the generic driver plays.  Blocks never import the exact engine: the
+maths that needs the enumeration comes through the :class:`Context` the round
+composer passes in (:mod:`mathkit.round`), so the simulator, which reads the
+same blocks, stays independent of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Protocol, Self
+
+from ..distribution import WinDistribution
+from ..errors import ModelError
+from ..figures import FeatureSection, Method
+from ..game import Feature, Game
+from .law import Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
+
+__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
+
+
+@dataclass(frozen=True)
+class Termination:
+    """Whether a feature ends with probability 1 (and in finite expected time), and why."""
+
+    ok: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class MaxWin:
+    """The most a feature can pay in one round (credits), or why it has no bound.
+
+    ``likely`` bounds an unbounded feature's win except with probability below 2⁻⁶⁴
+    (what a 64-bit overflow check needs).
+    """
+
+    bounded: bool
+    credits: int | None
+    reason: str
+    likely: int | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One certification finding a block reports about itself (gamble fairness, the cap disclosed ...)."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+class Context(Protocol):
+    """The exact engine as a block sees it (implemented by :class:`mathkit.round.Engine`)."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def total_bet(self) -> int: ...
+
+    @property
+    def lines(self) -> int: ...
+
+    @property
+    def coins(self) -> int: ...
+
+    def base_model(self) -> SpinModel:
+        """The base game's spin at the bet analysed."""
+        ...
+
+    def joint(self, model: SpinModel) -> JointLaw:
+        """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration)."""
+        ...
+
+    def means(self, model: SpinModel) -> Mapping[str, Fraction]:
+        """Exact mean win of one spin by component (credits, multipliers applied), without enumeration."""
+        ...
+
+    def digit_law(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
+        """Exact weights of the joint values of observation digits ``names``, and the cycle (no enumeration)."""
+        ...
+
+    def win_bound(self, model: SpinModel) -> int:
+        """An upper bound of one spin's win in credits (no enumeration)."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class FeatureStats:
+    """What the composer learnt about one feature in a round: how it is entered and what it did.
+
+    ``entries`` maps each entry to the probability that a round enters the feature with it
+    (summed over the ways of getting there); ``laws`` holds the feature's own stage law per entry.
+    """
+
+    entries: Mapping[Entry, Number]
+    laws: Mapping[Entry, StageLaw]
+    outcomes: Mapping[Entry, Outcome]
+    level: Level
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def p_enter(self) -> Number:
+        """P(a round plays this feature)."""
+        return sum(self.entries.values(), Fraction(0))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Block(Feature):
+    """A feature block: :class:`~mathkit.game.Feature` data plus the answers its role gives.
+
+    Subclasses are frozen, keyword-only dataclasses declaring ``kind``, ``role`` and ``title``.
+    Transforms act in ``phase`` order (then in the order the game declares them): the cap
+    (phase 0) limits a round's win before the gamble (phase 1) is offered on it.
+    """
+
+    phase: ClassVar[int] = 0
+
+    @classmethod
+    def from_table(cls, name: str, data: Mapping[str, Any], where: str) -> Self:
+        """Read the block from its TOML table (``where`` is the table's field path)."""
+        raise NotImplementedError
+
+    # --- sequence features --------------------------------------------------------------
+    def trigger_digits(self) -> tuple[str, ...]:
+        """The base spin's observation digits that can start this feature (none: entered from another feature)."""
+        return ()
+
+    def entry(self, digits: Mapping[str, int]) -> Entry | None:
+        """The entry a base spin showing ``digits`` starts this feature with (``None``: not started)."""
+        return None
+
+    def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
+        """The feature's own win and exits from ``entry``."""
+        msg = f"the {self.kind} block {self.name!r} has no law"
+        raise ModelError(msg)
+
+    # --- modifiers ----------------------------------------------------------------------
+    def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, SpinModel, str], ...]:
+        """``model`` as a mixture ``(probability, spin, component label)`` of modified spins."""
+        return ((Fraction(1), model, ""),)
+
+    # --- transforms ---------------------------------------------------------------------
+    def transform(self, ctx: Context, outcome: Outcome) -> Outcome:
+        """The round's outcome after this transform (the gamble leaves it as it is)."""
+        return outcome
+
+    def apply(self, ctx: Context, dist: WinDistribution) -> WinDistribution:
+        """The round's win distribution after this transform (exact counts stay exact)."""
+        return dist
+
+    def round_limit(self, ctx: Context) -> Fraction | None:
+        """The most a round pays after this transform, in credits (a cap); ``None`` when it sets none."""
+        return None
+
+    def level_needed(self, ctx: Context, outcome: Outcome) -> Level:
+        """The analysis level the transform needs to act on ``outcome`` (the cap may need the distribution)."""
+        return "mean"
+
+    # --- every block --------------------------------------------------------------------
+    @property
+    def component(self) -> str:
+        """The PAR component the feature's own win is reported under."""
+        return self.title.lower() if self.name == self.kind else self.name
+
+    def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection | None:
+        """The block's section of the PAR sheet."""
+        return None
+
+    def terminates(self, ctx: Context) -> Termination:
+        """Whether the feature ends (with the reason)."""
+        return Termination(True, f"{self.title} has no loop")
+
+    def max_win(self, ctx: Context) -> MaxWin:
+        """The most the feature adds to one round's win (credits), or why it is unbounded."""
+        return MaxWin(True, 0, f"{self.title} pays nothing itself")
+
+    def findings(self, ctx: Context, stats: FeatureStats, limits: Mapping[str, int]) -> tuple[Finding, ...]:
+        """Certification findings about the block itself (``limits``: the jurisdiction's numbers)."""
+        return ()
+
+    def method(self) -> Method:
+        """How the block's figures are obtained at best (``exact`` unless it needs a numerical solve)."""
+        return "exact"

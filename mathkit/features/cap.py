@@ -1,0 +1,187 @@
+"""The max-win cap: a round's total win (base spin and every feature) is paid at most the cap.
+
+TOML — a multiple of the total bet, or coins × the bet level (coins per line)::
+
+    cap = 5000                   # shorthand: 5000 × total bet
+    [cap]
+    multiple = "10000/3"         # 3,333⅓ × total bet (a fraction is fine if the cap is whole credits)
+    [cap]
+    coins = 100000               # 100,000 coins × coins per line (30 lines: 3,333⅓ × total bet)
+
+The capped RTP is ``E[min(Y, c)] = E[Y] − E[(Y − c)⁺]``.  When the round's max win
+provably stays at or below the cap its effect is exactly 0; otherwise it comes
+from the round's win distribution (tagged as that distribution is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from ..distribution import WinDistribution
+from ..errors import GameError, ModelError
+from ..fields import check_keys, fraction, integer
+from ..figures import FeatureSection, Figure, weakest
+from ..game import Game, Role
+from .base import Block, Context, FeatureStats, Finding
+from .law import Level, Outcome, PlayLaw
+
+__all__ = ["Cap"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cap(Block):
+    """A cap on the total win of a round, as a multiple of the total bet or in coins × bet level.
+
+    Examples
+    --------
+    >>> Cap(name="cap", coins=100000).credits(total_bet=30, coins=1)
+    Fraction(100000, 1)
+    >>> Cap(name="cap", multiple=Fraction(10000, 3)).multiple_of_bet(total_bet=30, coins=1)
+    Fraction(10000, 3)
+    """
+
+    kind: ClassVar[str] = "cap"
+    role: ClassVar[Role] = "transform"
+    title: ClassVar[str] = "Cap"
+
+    multiple: Fraction | None = None
+    coins: int | None = None
+
+    @classmethod
+    def from_table(cls, name: str, data: Mapping[str, Any] | int, where: str) -> Self:
+        if not isinstance(data, Mapping):
+            return cls(name=name, multiple=Fraction(integer(data, where, minimum=1)))
+        check_keys(data, ("name", "multiple", "coins"), where)
+        if ("multiple" in data) == ("coins" in data):
+            msg = "give the cap either as a multiple of the total bet or in coins"
+            raise GameError(msg, field=where, fix='write multiple = 5000 (× total bet) or coins = 100000 (× coins per line)')
+        if "coins" in data:
+            return cls(name=name, coins=integer(data["coins"], f"{where}.coins", minimum=1))
+        m = fraction(data["multiple"], f"{where}.multiple")
+        if m <= 0:
+            msg = f"cap {m} is not positive"
+            raise GameError(msg, field=f"{where}.multiple")
+        return cls(name=name, multiple=m)
+
+    def table(self) -> dict[str, Any]:
+        if self.coins is not None:
+            return {"coins": self.coins}
+        assert self.multiple is not None
+        m = self.multiple
+        return {"multiple": int(m) if m.denominator == 1 else f"{m.numerator}/{m.denominator}"}
+
+    def validate(self, game: Game, where: str) -> None:
+        if (self.multiple is None) == (self.coins is None):
+            msg = "give the cap either as a multiple of the total bet or in coins"
+            raise GameError(msg, field=where)
+
+    def credits(self, total_bet: int, coins: int) -> Fraction:
+        """The cap in credits at a total bet of ``total_bet`` credits and ``coins`` coins per line."""
+        if self.coins is not None:
+            return Fraction(self.coins * coins)
+        assert self.multiple is not None
+        return self.multiple * total_bet
+
+    def multiple_of_bet(self, total_bet: int, coins: int) -> Fraction:
+        """The cap as a multiple of the total bet."""
+        return self.credits(total_bet, coins) / total_bet
+
+    def describe(self, total_bet: int, coins: int) -> str:
+        m = self.multiple_of_bet(total_bet, coins)
+        shown = f"{float(m):,.6g}" if m.denominator != 1 else f"{int(m):,}"
+        src = f"{self.coins:,} coins × bet level" if self.coins is not None else f"{shown}× total bet"
+        return f"cap {src} = {shown}× bet = {float(self.credits(total_bet, coins)):,.6g} credits"
+
+    def whole_credits(self, ctx: Context) -> int:
+        c = self.credits(ctx.total_bet, ctx.coins)
+        if c.denominator != 1:
+            msg = (f"{self.name}: the cap is {c} credits at a total bet of {ctx.total_bet}, not a whole number; "
+                   "give it in coins (coins = ...) or as a multiple that makes whole credits")
+            raise ModelError(msg)
+        return int(c)
+
+    def round_limit(self, ctx: Context) -> Fraction | None:
+        return self.credits(ctx.total_bet, ctx.coins)
+
+    def apply(self, ctx: Context, dist: WinDistribution) -> WinDistribution:
+        return dist.capped(self.whole_credits(ctx))
+
+    def level_needed(self, ctx: Context, outcome: Outcome) -> Level:
+        """The distribution, unless a bound on the round's win proves the cap is never reached."""
+        bounded = outcome.max_win is not None and outcome.max_win <= self.credits(ctx.total_bet, ctx.coins)
+        return "mean" if bounded else "distribution"
+
+    def transform(self, ctx: Context, outcome: Outcome) -> Outcome:
+        cap = self.whole_credits(ctx)
+        if outcome.max_win is not None and outcome.max_win <= cap:
+            return replace(outcome, components={**outcome.components, self.component: Fraction(0)},
+                           methods={**outcome.methods, self.component: "exact"})
+        if outcome.dist is None:
+            msg = f"{self.name}: the capped RTP needs the round's win distribution"
+            raise ModelError(msg)
+        d = outcome.dist
+        capped = np.minimum(d.values, cap)
+        uniq, inv = np.unique(capped, return_inverse=True)
+        probs = np.zeros(len(uniq))
+        np.add.at(probs, inv.reshape(-1), d.probs)
+        loss: Fraction | float
+        m2: Fraction | float
+        if d.counts is not None:  # exact integer counts: the cap's effect is exact too
+            cut = [(int(v), int(c)) for v, c in zip(d.values.tolist(), d.counts.tolist(), strict=True)]
+            loss = Fraction(sum((min(v, cap) - v) * c for v, c in cut), d.total)
+            m2 = Fraction(sum(min(v, cap) ** 2 * c for v, c in cut), d.total)
+            method = outcome.method
+            return replace(outcome, mean=outcome.mean + loss, m2=m2, dist=PlayLaw(uniq, probs, d.lost_mass),
+                           components={**outcome.components, self.component: loss},
+                           methods={**outcome.methods, self.component: method},
+                           max_win=min(cap, outcome.max_win) if outcome.max_win is not None else cap)
+        loss = float(np.dot(capped - d.values, d.probs))
+        m2 = float(np.dot(capped.astype(np.float64) ** 2, d.probs))
+        method = weakest(outcome.method, "markov")
+        return replace(outcome, mean=float(outcome.mean) + loss, m2=m2, dist=PlayLaw(uniq, probs, d.lost_mass),
+                       components={**outcome.components, self.component: loss}, method=method,
+                       methods={**outcome.methods, self.component: method},
+                       max_win=min(cap, outcome.max_win) if outcome.max_win is not None else cap)
+
+    def findings(self, ctx: Context, stats: FeatureStats, limits: Mapping[str, int]) -> tuple[Finding, ...]:
+        game = ctx.game
+        cap = self.credits(ctx.total_bet, ctx.coins)
+        after = stats.extra.get("after")
+        top = after.max_win if isinstance(after, Outcome) else None
+        applied = top is not None and top <= cap
+        words = [game.description, *(f"{r.rule} {r.reading} {r.reason}" for r in game.readings)]
+        text = " ".join(words).lower()
+        m = self.multiple_of_bet(ctx.total_bet, ctx.coins)
+        marks = {"cap", "max win", "maximum win", f"{float(m):,.0f}", f"{int(m)}"}
+        disclosed = any(x in text for x in marks)
+        detail = (f"{self.describe(ctx.total_bet, ctx.coins)}; a round's win after the cap is at most "
+                  f"{'?' if top is None else f'{top:,}'} credits ({'applied' if applied else 'NOT applied'}); "
+                  + ("disclosed in the game's description/readings" if disclosed
+                     else "not disclosed: state the cap in the description or a [[readings]] entry"))
+        return (Finding("cap", bool(applied and disclosed), detail),)
+
+    def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
+        bet = ctx.total_bet
+        before = stats.extra.get("before")
+        after = stats.extra.get("after")
+        cap = self.credits(bet, ctx.coins)
+        figures: list[tuple[str, Figure]] = [("cap (× bet)", Figure.of(cap / bet)), ("cap (credits)", Figure.of(cap))]
+        if isinstance(before, Outcome) and isinstance(after, Outcome):
+            loss = after.components.get(self.component, 0)
+            if before.max_win is not None and before.max_win <= cap:
+                figures += [("largest possible round win (credits)", Figure.of(before.max_win)),
+                            ("P(round reaches the cap)", Figure.of(Fraction(0))),
+                            ("RTP removed by the cap", Figure.of(Fraction(0)))]
+            elif before.dist is not None:
+                p = float(before.dist.probs[before.dist.values >= float(cap)].sum())
+                figures += [("P(round reaches the cap)", Figure(p, weakest(before.method, "markov"))),
+                            ("RTP removed by the cap", Figure(float(loss) / bet, weakest(before.method, "markov")))]
+        notes = ("the cap applies to the whole round: base spin and every feature it leads to",
+                 self.describe(bet, ctx.coins))
+        return FeatureSection(self.title, tuple(figures), notes=notes)
+

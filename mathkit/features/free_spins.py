@@ -1,0 +1,337 @@
+"""Free spins triggered by scatters: awards, retriggers, a multiplier, an optional spin limit.
+
+TOML (one feature as a table, several as an array of tables with ``name``)::
+
+    [free_spins]
+    trigger = "EMPEROR"        # a scatter symbol
+    awards = { 3 = 10 }        # n+ triggers in the base game award spins
+    retriggers = { 3 = 10 }    # n+ triggers during the feature add spins (optional)
+    reels = "free"             # the reel set the free spins use
+    multiplier = 2             # line wins ×2 (optional, 1)
+    multiply_scatter = false   # scatter wins ×2 too (optional)
+    max_spins = 50             # at most this many spins in one feature (optional)
+
+The maths (a chain over spins left, see :mod:`mathkit.freespins`): one free
+spin's exact joint law of (win, spins added) comes from the engine; without a
+spin limit the closed forms apply (Wald: ``E[N | n] = n / (1 − m)``), with one the
+chain's exact linear solves; the feature's distribution from Kemperman's length
+law and one FFT.  The fast mean path needs no enumeration: ``E[W | n] = E[N | n] ·
+E[X]`` (Wald's identity: a spin's win is independent of the spins before it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from ..errors import GameError, ModelError
+from ..fields import boolean, check_keys, count_table, integer, string
+from ..figures import FeatureSection, Figure, Method
+from ..freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_distribution, retrigger_rule
+from ..game import Game, Role, at_most
+from ..markov import geometric_check
+from .base import Block, Context, FeatureStats, MaxWin, Termination
+from .law import Branch, Entry, Level, SpinModel, StageLaw
+
+__all__ = ["FreeSpins"]
+
+SURVIVAL_AT = (10, 20, 30, 50, 100)
+FEATURE_TAILS = (10, 50, 100, 500, 1000)
+TOL = 1e-13
+KEYS = ("name", "trigger", "awards", "retriggers", "reels", "multiplier", "multiply_scatter", "max_spins")
+
+
+def _n(entry: Entry) -> int:
+    """A free-spin entry: the number of spins awarded."""
+    if not isinstance(entry, int):
+        msg = f"a free-spin feature starts from a number of spins, not {entry!r}"
+        raise ModelError(msg)
+    return entry
+
+
+@dataclass(frozen=True, kw_only=True)
+class FreeSpins(Block):
+    """A free-spin feature triggered by scatters.
+
+    Parameters
+    ----------
+    trigger
+        The scatter symbol that triggers it.
+    awards
+        ``(count, spins)``: spins awarded by ``count`` or more triggers in the base game.
+    reels
+        The reel set the free spins use.
+    retriggers
+        ``(count, spins)`` added during the feature (empty: no retrigger).
+    multiplier
+        Factor applied to line wins during free spins.
+    multiply_scatter
+        Whether the multiplier applies to scatter wins too.
+    max_spins
+        Optional limit on the total number of free spins in one feature.
+
+    Examples
+    --------
+    >>> fs = FreeSpins(name="free_spins", trigger="EMPEROR", awards=((3, 10),), reels="free")
+    >>> fs.award(4), fs.entry({"EMPEROR": 2}), fs.entry({"EMPEROR": 3})
+    (10, None, 10)
+    """
+
+    kind: ClassVar[str] = "free_spins"
+    role: ClassVar[Role] = "sequence"
+    title: ClassVar[str] = "Free spins"
+
+    trigger: str
+    awards: tuple[tuple[int, int], ...]
+    reels: str
+    retriggers: tuple[tuple[int, int], ...] = ()
+    multiplier: int = 1
+    multiply_scatter: bool = False
+    max_spins: int | None = None
+
+    # --- data ---------------------------------------------------------------------------
+    @classmethod
+    def from_table(cls, name: str, data: Mapping[str, Any], where: str) -> Self:
+        check_keys(data, KEYS, where)
+        for k in ("trigger", "awards", "reels"):
+            if k not in data:
+                msg = "missing field"
+                raise GameError(msg, field=f"{where}.{k}", fix="free spins need trigger, awards and reels")
+        max_spins = data.get("max_spins")
+        return cls(
+            name=name,
+            trigger=string(data["trigger"], f"{where}.trigger"),
+            awards=count_table(data["awards"], f"{where}.awards"),
+            reels=string(data["reels"], f"{where}.reels"),
+            retriggers=count_table(data.get("retriggers", {}), f"{where}.retriggers"),
+            multiplier=integer(data.get("multiplier", 1), f"{where}.multiplier", minimum=1),
+            multiply_scatter=boolean(data.get("multiply_scatter", False), f"{where}.multiply_scatter"),
+            max_spins=None if max_spins is None else integer(max_spins, f"{where}.max_spins", minimum=1),
+        )
+
+    def table(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "trigger": self.trigger, "reels": self.reels,
+            "awards": {str(k): v for k, v in self.awards},
+            "retriggers": {str(k): v for k, v in self.retriggers},
+            "multiplier": self.multiplier, "multiply_scatter": self.multiply_scatter,
+        }
+        if self.max_spins is not None:
+            out["max_spins"] = self.max_spins
+        return out
+
+    def reel_sets(self) -> tuple[str, ...]:
+        return (self.reels,)
+
+    def symbols(self) -> tuple[str, ...]:
+        return (self.trigger,)
+
+    def validate(self, game: Game, where: str) -> None:
+        if self.trigger not in game.symbol_names or not game.symbol(self.trigger).is_scatter:
+            scat = ", ".join(s.name for s in game.scatters) or "(declare a scatter symbol)"
+            msg = f"trigger {self.trigger!r} is not a scatter symbol"
+            raise GameError(msg, field=f"{where}.trigger", fix=f"use one of: {scat}")
+        names = [rs.name for rs in game.reel_sets]
+        if self.reels not in names:
+            msg = f"no reel set {self.reels!r}"
+            raise GameError(msg, field=f"{where}.reels", fix=f"use one of: {', '.join(names)}")
+        if not self.awards or all(v == 0 for _, v in self.awards):
+            msg = "no spins awarded"
+            raise GameError(msg, field=f"{where}.awards", fix="write e.g. { 3 = 10 }")
+
+    def award(self, count: int) -> int:
+        """Spins awarded by ``count`` triggers in the base game."""
+        best = at_most(self.awards, count)
+        return 0 if best is None else int(best[1])
+
+    def retrigger(self, count: int) -> int:
+        """Spins added by ``count`` triggers during the feature."""
+        best = at_most(self.retriggers, count)
+        return 0 if best is None else int(best[1])
+
+    # --- the round ----------------------------------------------------------------------
+    def trigger_digits(self) -> tuple[str, ...]:
+        return (self.trigger,)
+
+    def entry(self, digits: Mapping[str, int]) -> Entry | None:
+        n = self.award(digits[self.trigger])
+        if self.max_spins is not None:
+            n = min(n, self.max_spins)
+        return n if n > 0 else None
+
+    def model(self, ctx: Context) -> SpinModel:
+        """One free spin: the feature's reel set with its multipliers."""
+        return SpinModel(self.reels, line_multiplier=self.multiplier,
+                         scatter_multiplier=self.multiplier if self.multiply_scatter else 1)
+
+    def added_law(self, ctx: Context) -> dict[int, Fraction]:
+        """P(one free spin adds ``a`` spins), exactly, without enumeration."""
+        weights, cycle = ctx.digit_law(self.model(ctx), (self.trigger,))
+        p: dict[int, Fraction] = {}
+        for (count,), w in weights.items():
+            a = self.retrigger(count)
+            p[a] = p.get(a, Fraction(0)) + Fraction(w, cycle)
+        return p
+
+    def rule(self, ctx: Context) -> str:
+        return retrigger_rule(self.trigger, self.retriggers, 1 - self.added_law(ctx).get(0, Fraction(0)))
+
+    def spin_law(self, ctx: Context) -> SpinLaw:
+        """One free spin's exact joint law of (win with the multipliers, spins added)."""
+        joint = ctx.joint(self.model(ctx))
+        counts = joint.digits[self.trigger]
+        table = np.array([self.retrigger(c) for c in range(int(counts.max(initial=0)) + 1)], dtype=np.int64)
+        return SpinLaw.of(joint.wins, table[counts], joint.counts)
+
+    def trigger_law(self, ctx: Context) -> SpinLaw:
+        """The base spin's exact joint law of (win, spins this feature awards)."""
+        joint = ctx.joint(ctx.base_model())
+        counts = joint.digits[self.trigger]
+        table = np.array([self.entry({self.trigger: c}) or 0 for c in range(int(counts.max(initial=0)) + 1)],
+                         dtype=np.int64)
+        return SpinLaw.of(joint.wins, table[counts], joint.counts)
+
+    def chain(self, ctx: Context) -> FreeSpinChain:
+        """The feature as a chain over spins left (one level)."""
+        law = self.spin_law(ctx)
+        return FreeSpinChain((law,), self.max_spins, retrigger_rule(self.trigger, self.retriggers, 1 - law.p_added(0)))
+
+    def expected_spins(self, ctx: Context, n: int) -> Fraction:
+        """``E[N | n spins awarded]``, exactly, without enumeration."""
+        p = self.added_law(ctx)
+        if self.max_spins is not None:
+            return expected_spins_limited(p, n, self.max_spins)
+        m = sum((a * q for a, q in p.items()), Fraction(0))
+        return n * geometric_check(m, self.rule(ctx))
+
+    def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
+        n = _n(entry)
+        if level == "mean":
+            per_spin = sum(ctx.means(self.model(ctx)).values(), Fraction(0))
+            mean = self.expected_spins(ctx, n) * per_spin
+            return StageLaw({(): Branch(Fraction(1), mean, top=self._top(ctx))}, {self.component: mean}, "exact", level)
+        chain = self.chain(ctx)
+        mo = chain.moments(n)
+        method: Method = "exact" if isinstance(mo.var_win, Fraction) else "markov"
+        m2 = mo.var_win + mo.mean_win**2
+        dist = feature_distribution(chain, n, tol=TOL) if level == "distribution" else None
+        return StageLaw({(): Branch(Fraction(1), mo.mean_win, m2, dist, self._top(ctx))}, {self.component: mo.mean_win},
+                        method, level)
+
+    def _top(self, ctx: Context) -> int | None:
+        mw = self.max_win(ctx)
+        return mw.credits if mw.bounded else None
+
+    # --- checks -------------------------------------------------------------------------
+    def terminates(self, ctx: Context) -> Termination:
+        p = self.added_law(ctx)
+        m = sum((a * q for a, q in p.items()), Fraction(0))
+        if self.max_spins is not None:
+            return Termination(True, f"{self.name}: ends after at most {self.max_spins} spins "
+                                     f"(m = {float(m):.5f} added spins per spin)")
+        try:
+            factor = geometric_check(m, self.rule(ctx))
+        except ModelError as exc:
+            return Termination(False, f"{self.name}: {exc}")
+        first = min((v for _, v in self.awards if v > 0), default=0)
+        return Termination(True, f"{self.name}: m = {float(m):.5f} added spins per free spin < 1: E[length] = "
+                                 f"n / (1 − m) = {first} × {float(factor):.5f} = {first * float(factor):.4f} spins "
+                                 f"from {first} awarded")
+
+    def max_win(self, ctx: Context) -> MaxWin:
+        most_award = max(v for _, v in self.awards)
+        adds = any(v > 0 for _, v in self.retriggers)
+        top = ctx.win_bound(self.model(ctx))
+        q = 1 - self.added_law(ctx).get(0, Fraction(0)) if adds else Fraction(0)
+        if q > 0 and self.max_spins is None:
+            most_add = max(v for _, v in self.retriggers)
+            likely = None
+            if q < 1:
+                k = math.ceil(64 / -math.log2(float(q)))
+                likely = (most_award + k * most_add) * top
+            return MaxWin(False, None, f"{self.name}: retriggers have no limit, so a feature's win has no upper bound "
+                                       f"({likely:,} credits are passed with probability below 2⁻⁶⁴)"
+                          if likely is not None else f"{self.name}: every free spin retriggers", likely)
+        spins = self.max_spins if self.max_spins is not None else most_award
+        return MaxWin(True, spins * top, f"{self.name}: at most {spins} spins of at most {top:,} credits")
+
+    # --- the PAR sheet ------------------------------------------------------------------
+    def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
+        bet = ctx.total_bet
+        p_trig = Fraction(stats.p_enter) if isinstance(stats.p_enter, Fraction) else stats.p_enter
+        figures: list[tuple[str, Figure]] = [
+            ("trigger probability", Figure.of(p_trig)),
+            ("trigger frequency (1 in N)", Figure.of(1 / p_trig) if p_trig else Figure(math.inf, "exact")),
+        ]
+        if not p_trig:
+            return FeatureSection(self.title, tuple(figures), notes=self._notes(None))
+        given = {e: p / p_trig for e, p in stats.entries.items()}
+        mean_award = sum((_n(e) * q for e, q in given.items()), Fraction(0))
+        p_add = self.added_law(ctx)
+        figures += [("spins awarded (average)", Figure.of(mean_award)),
+                    ("P(retrigger) per free spin", Figure.of(1 - p_add.get(0, Fraction(0)))),
+                    ("spins added per free spin m", Figure.of(sum((a * q for a, q in p_add.items()), Fraction(0))))]
+        if stats.level == "mean":
+            spins = sum((q * self.expected_spins(ctx, _n(e)) for e, q in given.items()), Fraction(0))
+            win = sum((q * stats.laws[e].mean for e, q in given.items()), Fraction(0))
+            figures += [("expected length (spins)", Figure.of(spins)),
+                        ("average feature win (× bet)", Figure.of(win / bet)),
+                        ("RTP contribution", Figure.of(p_trig * win / bet))]
+            return FeatureSection(self.title, tuple(figures), notes=self._notes(None))
+        chain = self.chain(ctx)
+        mo = {e: chain.moments(_n(e)) for e in given}
+        e_n = sum((q * mo[e].mean_spins for e, q in given.items()), Fraction(0))
+        e_n2 = sum((q * (mo[e].var_spins + mo[e].mean_spins ** 2) for e, q in given.items()), Fraction(0))
+        e_w = sum((q * mo[e].mean_win for e, q in given.items()), Fraction(0))
+        e_w2 = sum((q * (mo[e].var_win + mo[e].mean_win ** 2) for e, q in given.items()), Fraction(0))
+        method: Method = "exact" if isinstance(e_w2, Fraction) else "markov"
+        figures += [
+            ("expected length (spins)", Figure.of(e_n)),
+            ("σ of the length (spins)", Figure(math.sqrt(max(float(e_n2 - e_n**2), 0.0)), method)),
+            ("average feature win (× bet)", Figure.of(e_w / bet)),
+            ("σ of the feature win (× bet)", Figure(math.sqrt(max(float(e_w2 - e_w**2), 0.0)) / bet, method)),
+            ("free-spin win per spin (× bet)", Figure.of(chain.laws[0].mean_win / bet)),
+            ("RTP contribution", Figure.of(p_trig * e_w / bet)),
+        ]
+        acc = [0.0] * len(SURVIVAL_AT)
+        for e, q in given.items():
+            curve = chain.survival(SURVIVAL_AT, _n(e))
+            assert isinstance(curve, tuple)
+            acc = [a + float(q) * x for a, x in zip(acc, curve, strict=True)]
+        figures += [(f"P(length > {t} spins)", Figure(p, "markov")) for t, p in zip(SURVIVAL_AT, acc, strict=True)]
+        table: tuple[tuple[str, ...], ...] = ()
+        if stats.level == "distribution":
+            dists = [(float(q), stats.laws[e].branches[()].dist) for e, q in given.items()]
+            values = np.concatenate([d.values for _, d in dists if d is not None])
+            probs = np.concatenate([q * d.probs for q, d in dists if d is not None])
+            lost = math.fsum(q * d.lost_mass for q, d in dists if d is not None)
+            mean = float(np.dot(values, probs)) / bet
+            figures += [("feature win distribution: mean (× bet)", Figure(mean, "markov")),
+                        ("feature win distribution: truncated mass", Figure(lost, "markov"))]
+            rows: list[tuple[str, ...]] = [("feature win ≥ (× bet)", "probability given a trigger", "1 in")]
+            for x in FEATURE_TAILS:
+                p = float(probs[values >= x * bet].sum())
+                rows.append((f"{x}", f"{p:.6g}", f"{1 / p:,.0f}" if p > 0 else "never"))
+            table = tuple(rows)
+        return FeatureSection(self.title, tuple(figures), table, self._notes(chain))
+
+    def _notes(self, chain: FreeSpinChain | None) -> tuple[str, ...]:
+        mult = f"×{self.multiplier}" if self.multiply_scatter else "not multiplied"
+        notes: tuple[str, ...] = (f"{self.name}: {', '.join(f'{k}+ {self.trigger} award {v}' for k, v in self.awards)}; retriggers: "
+                 f"{', '.join(f'{k}+ add {v}' for k, v in self.retriggers) or 'none'}; reel set {self.reels!r}; "
+                 f"line wins ×{self.multiplier}; scatter wins {mult} (multiply_scatter = {str(self.multiply_scatter).lower()})",)
+        if chain is not None:
+            notes += ("exact figures from the chain's closed forms: E[N] = n/(1-m) (Wald), E[W] = n·E[X]/(1-m), "
+                      "Var from the branching recursion; the distribution from Kemperman's formula and one FFT"
+                      if chain.closed_form else "figures from the chain's linear solves",)
+        else:
+            notes += ("mean figures from per-reel algebra: E[W] = E[N]·E[X] (Wald's identity)",)
+        if self.max_spins is None and any(v > 0 for _, v in self.retriggers):
+            notes += ("retriggers have no limit, so a feature's win has no upper bound: the largest win shown is where "
+                      "the computed distribution ends (its truncated mass is reported)",)
+        return notes

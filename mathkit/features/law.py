@@ -1,0 +1,168 @@
+"""The vocabulary blocks and the round composer share: spin models, spin laws, stage laws, outcomes.
+
+A round is played stage by stage.  The base spin is the first stage; a
+sequence feature (free spins, re-spins ...) is a stage entered with an *entry*
+state (``10`` spins, ``(type, held cells)`` ...).  Every stage is described the
+same way, by a :class:`StageLaw`: the ways it can end (*branches*, keyed by the
+*exit* — the features to play next with their entries, ``()`` when the round is
+over), each with its probability and the stage's own win given that ending, plus
+the stage's mean win split by PAR component.  :mod:`mathkit.round` chains stage
+laws into the round's :class:`Outcome`.
+
+Everything here is plain data (no engine code): blocks build these objects and
+the engine fills them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..figures import Method
+
+__all__ = ["Branch", "Entry", "Exit", "JointLaw", "Level", "Number", "Outcome", "PlayLaw", "SpinModel", "StageLaw"]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+Number = Fraction | float
+Entry = Hashable
+"""The state a sequence feature starts from (spins awarded, a held pattern ...): any hashable value."""
+Exit = tuple[tuple[str, Entry], ...]
+"""The features a stage leads to, played in this order: ``(feature name, entry)`` pairs; ``()`` ends the round."""
+Level = Literal["mean", "moments", "distribution"]
+"""How much a stage law holds: means only; means and second moments; and conditional distributions."""
+
+
+@dataclass(frozen=True)
+class SpinModel:
+    """One kind of spin, as the exact engine and the simulator read it.
+
+    Parameters
+    ----------
+    reels
+        The reel set the spin draws from.
+    rows
+        Window height on every reel (``None``: the reel set's own rows).
+    lines
+        Lines active (the first ``lines`` paylines; ``None``: the lines played).
+    forced
+        ``(reel, row, symbol)`` cells shown as ``symbol`` whatever the stop (overlay or sticky wilds;
+        reels and rows from 0).
+    remap
+        ``(symbol, read as)`` pairs: the line rule reads ``symbol`` as ``read as`` (observations are
+        taken before the remap).
+    line_multiplier, scatter_multiplier
+        Factors applied to the spin's line (or ways) wins and scatter wins.
+
+    Examples
+    --------
+    >>> SpinModel("free", line_multiplier=2).forced
+    ()
+    """
+
+    reels: str
+    rows: int | None = None
+    lines: int | None = None
+    forced: tuple[tuple[int, int, str], ...] = ()
+    remap: tuple[tuple[str, str], ...] = ()
+    line_multiplier: int = 1
+    scatter_multiplier: int = 1
+
+
+@dataclass(frozen=True, eq=False)
+class JointLaw:
+    """The exact joint law of one spin's win and its observations, over the whole cycle.
+
+    ``wins[i]`` (credits, the model's multipliers applied), ``digits[name][i]`` (the value of
+    each observation digit — a scatter's count, by symbol name) and ``counts[i]`` (integer
+    weight; the weights sum to ``cycle``) for every distinct cell ``i``.
+    """
+
+    wins: IntArray
+    digits: Mapping[str, IntArray]
+    counts: IntArray
+    cycle: int
+    total_bet: int
+
+
+@dataclass(frozen=True, eq=False)
+class PlayLaw:
+    """A float distribution of a win in credits: values, probabilities, and the mass a truncation left out.
+
+    When the law comes straight from integer counts over a cycle (a spin's exact law), ``counts``
+    holds them (summing to ``total``), so what acts on it (the cap) can stay exact.
+    """
+
+    values: IntArray
+    probs: FloatArray
+    lost_mass: float = 0.0
+    counts: IntArray | None = None
+    total: int = 0
+
+    @classmethod
+    def point(cls, value: int = 0) -> PlayLaw:
+        """The law of a win that is always ``value``."""
+        return cls(np.array([value], dtype=np.int64), np.ones(1))
+
+
+@dataclass(frozen=True, eq=False)
+class Branch:
+    """One way a stage ends: its probability and the stage's own win given this ending.
+
+    ``mean``, ``m2`` (E[W | branch], E[W² | branch], credits) and ``dist`` (the conditional
+    law of W) are filled as far as the stage law's level asks; ``top`` bounds W (credits;
+    ``None``: no bound known).
+    """
+
+    p: Number
+    mean: Number | None = None
+    m2: Number | None = None
+    dist: PlayLaw | None = None
+    top: int | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class StageLaw:
+    """How a stage ends and what it pays: branches by exit, and its mean win by PAR component.
+
+    ``components`` holds E[W] split by component (credits, unconditional within the stage);
+    ``method`` says how the weakest figure was obtained.
+    """
+
+    branches: Mapping[Exit, Branch]
+    components: Mapping[str, Number]
+    method: Method = "exact"
+    level: Level = "mean"
+
+    @property
+    def mean(self) -> Number:
+        """The stage's expected own win (credits)."""
+        return sum(self.components.values(), Fraction(0))
+
+
+@dataclass(frozen=True, eq=False)
+class Outcome:
+    """The win of a stage and everything after it, to the end of the round.
+
+    ``components`` are unconditional means (credits) by PAR component (``methods`` says how
+    each was obtained); ``m2`` and ``dist``
+    are present when the level asked for them (``dist.lost_mass`` is the probability that
+    truncations left out); ``max_win`` is a bound on the win in credits (``None``: unbounded).
+    """
+
+    mean: Number
+    components: Mapping[str, Number]
+    method: Method
+    m2: Number | None = None
+    dist: PlayLaw | None = None
+    max_win: int | None = None
+    methods: Mapping[str, Method] = field(default_factory=dict)
+
+    def method_of(self, component: str) -> Method:
+        """How component ``component`` was obtained (the outcome's method when not recorded)."""
+        return self.methods.get(component, self.method)
