@@ -24,6 +24,7 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check mathkit tests benchmarks notebooks
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 test: $(STAMP) lint
 	$(BIN)/python -m mathkit.labsetup --quiet

@@ -1,4 +1,4 @@
-"""Sums and mixtures of independent wins given as float laws (:class:`~mathkit.features.law.PlayLaw`).
+"""Sums and mixtures of independent wins given as float laws (:class:`~mathkit.stage.PlayLaw`).
 
 The laws of a round's parts — a base spin given how it ended, the free spins it
 started — are independent given the stage they connect through, so the law of
@@ -18,7 +18,7 @@ import numpy.typing as npt
 from scipy import fft as sfft
 
 from .errors import ModelError
-from .features.law import PlayLaw
+from .stage import PlayLaw
 
 __all__ = ["MAX_GRID", "clean", "convolve", "mix"]
 

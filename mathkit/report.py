@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from .export.xlsx import write_par_xlsx
 from .figures import Figure
 from .io import write_atomic
 from .par import ParSheet
@@ -215,8 +216,6 @@ def write_par(par: ParSheet, path: str | Path) -> Path:
     if suffix == ".txt":
         return write_atomic(p, par_to_text(par))
     if suffix == ".xlsx":
-        from .export import write_par_xlsx
-
         return write_par_xlsx(par, p)
     msg = f"{p}: unknown output format {suffix!r}; use .json, .csv, .txt or .xlsx"
     raise ValueError(msg)

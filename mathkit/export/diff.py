@@ -16,6 +16,7 @@ from typing import Any
 
 from ..features import features_to_dict
 from ..game import Game, Symbol
+from ..sensitivity import play_figures, play_reels
 from .server import _frac
 
 __all__ = ["Change", "GameDiff", "diff_games", "diff_to_dict", "diff_to_text"]
@@ -180,8 +181,6 @@ def diff_games(a: Game, b: Game, *, figures: bool = True, reels: str | None = No
     exact = None
     scope = ""
     if figures:
-        from ..sensitivity import play_figures, play_reels
-
         fa = play_figures(a, play_reels(a, reels))
         fb = play_figures(b, play_reels(b, reels))
         exact = (fa.rtp, fb.rtp)

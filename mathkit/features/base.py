@@ -32,7 +32,7 @@ from ..distribution import WinDistribution
 from ..errors import ModelError
 from ..figures import FeatureSection, Method
 from ..game import Feature, Game
-from .law import Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
+from ..stage import Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
 

@@ -27,8 +27,8 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, fraction, integer
 from ..figures import FeatureSection, Figure, weakest
 from ..game import Game, Role
+from ..stage import Level, Outcome, PlayLaw
 from .base import Block, Context, FeatureStats, Finding
-from .law import Level, Outcome, PlayLaw
 
 __all__ = ["Cap"]
 

@@ -35,8 +35,8 @@ from ..figures import FeatureSection, Figure, Method
 from ..freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_distribution, retrigger_rule
 from ..game import Game, Role, at_most
 from ..markov import geometric_check
+from ..stage import Branch, Entry, Level, SpinModel, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin, Termination
-from .law import Branch, Entry, Level, SpinModel, StageLaw
 
 __all__ = ["FreeSpins"]
 

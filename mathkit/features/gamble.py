@@ -33,8 +33,8 @@ from ..fields import array, check_keys, fraction, integer, string
 from ..figures import FeatureSection, Figure
 from ..gamble import Always, GambleOption, LimitReading, Never, Strategy, UntilTarget, check_fair
 from ..game import Game, Role
+from ..stage import Outcome
 from .base import Block, Context, FeatureStats, Finding, MaxWin
-from .law import Outcome
 
 __all__ = ["Gamble", "GambleLine", "gamble_lines", "ladder_arrays"]
 

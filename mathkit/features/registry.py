@@ -25,6 +25,7 @@ KINDS: dict[str, str] = {
     "free_spins": "mathkit.features.free_spins:FreeSpins",
     "gamble": "mathkit.features.gamble:Gamble",
     "cap": "mathkit.features.cap:Cap",
+    "variable_heights": "mathkit.features.heights:VariableHeights",
 }
 """Feature kind (its TOML table name) → ``module:class`` of its block."""
 

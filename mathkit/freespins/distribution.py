@@ -16,7 +16,7 @@ from scipy import fft as sfft
 
 from ..convolve import clean, convolve, mix
 from ..errors import ModelError
-from ..features.law import PlayLaw
+from ..stage import PlayLaw
 from .chain import FreeSpinChain
 from .laws import SpinLaw
 

@@ -33,9 +33,9 @@ import numpy as np
 from ..convolve import convolve, mix
 from ..errors import ModelError
 from ..features.base import Block, FeatureStats
-from ..features.law import Branch, Entry, Exit, Level, Number, Outcome, PlayLaw, SpinModel, StageLaw
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
+from ..stage import Branch, Entry, Exit, Level, Number, Outcome, PlayLaw, SpinModel, StageLaw
 from .engine import Engine
 
 __all__ = ["RoundAnalysis", "analyse", "as_block", "rtp_breakdown", "transforms"]

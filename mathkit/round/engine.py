@@ -18,9 +18,9 @@ import numpy as np
 
 from ..errors import ModelError
 from ..exact import SpinMaths, spin
-from ..features.law import JointLaw, SpinModel
 from ..game import Game
 from ..rtp import component_rtp
+from ..stage import JointLaw, SpinModel
 from ..tables import pay_tables, reel_arrays
 
 __all__ = ["Engine"]

@@ -23,7 +23,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..figures import Method
+from .figures import Method
 
 __all__ = ["Branch", "Entry", "Exit", "JointLaw", "Level", "Number", "Outcome", "PlayLaw", "SpinModel", "StageLaw"]
 

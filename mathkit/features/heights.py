@@ -1,0 +1,124 @@
+"""Variable reels: at the start of each spin the window height is drawn; more rows, more lines.
+
+TOML::
+
+    [variable_heights]
+    heights = { 3 = 40, 4 = 25, 5 = 18, 6 = 10, 7 = 7 }   # height = weight (drawn per spin)
+    lines_per_row = 10                                      # 10·h lines active at height h
+
+At height ``h`` every reel shows ``h`` consecutive stops and the first
+``lines_per_row · h`` paylines are active.  The total bet does not change with
+the height (``bet.total`` must be set): a line pays its credits whatever the
+number of lines, so the RTP grows with the height and the height law weights it.
+The exact maths is a mixture: each height is its own spin (its own cycle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, ClassVar, Self
+
+from ..errors import GameError
+from ..fields import check_keys, count_key, integer
+from ..figures import FeatureSection, Figure
+from ..game import Game, Role
+from ..stage import SpinModel
+from .base import Block, Context, FeatureStats
+
+__all__ = ["VariableHeights"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class VariableHeights(Block):
+    """The window height drawn per spin, with ``lines_per_row`` lines per row.
+
+    Examples
+    --------
+    >>> v = VariableHeights(name="variable_heights", heights=((3, 3), (4, 1)), lines_per_row=10)
+    >>> v.probability(3), v.lines(4)
+    (Fraction(3, 4), 40)
+    """
+
+    kind: ClassVar[str] = "variable_heights"
+    role: ClassVar[Role] = "modifier"
+    title: ClassVar[str] = "Variable reels"
+
+    heights: tuple[tuple[int, int], ...]
+    lines_per_row: int
+
+    @classmethod
+    def from_table(cls, name: str, data: Mapping[str, Any], where: str) -> Self:
+        check_keys(data, ("name", "heights", "lines_per_row"), where)
+        raw = data.get("heights")
+        if not isinstance(raw, dict) or not raw:
+            msg = "expected a table of height = weight"
+            raise GameError(msg, field=f"{where}.heights", fix="write e.g. { 3 = 40, 4 = 25, 5 = 18, 6 = 10, 7 = 7 }")
+        heights = tuple(sorted((count_key(k, f"{where}.heights.{k}"),
+                                integer(v, f"{where}.heights.{k}", minimum=0)) for k, v in raw.items()))
+        return cls(name=name, heights=heights,
+                   lines_per_row=integer(data.get("lines_per_row"), f"{where}.lines_per_row", minimum=1))
+
+    def table(self) -> dict[str, Any]:
+        return {"heights": {str(h): w for h, w in self.heights}, "lines_per_row": self.lines_per_row}
+
+    def validate(self, game: Game, where: str) -> None:
+        total = sum(w for _, w in self.heights)
+        if total <= 0:
+            msg = "every height has weight 0"
+            raise GameError(msg, field=f"{where}.heights", fix="give at least one height a positive weight")
+        if game.bet.total is None:
+            msg = "the total bet must not change with the height"
+            raise GameError(msg, field="bet.total", fix="set bet.total (credits per spin at one coin)")
+        if game.pay_mode != "lines":
+            msg = "variable heights need a lines game"
+            raise GameError(msg, field=where, fix='set pay_mode = "lines"')
+        for h, w in self.heights:
+            if w == 0:
+                continue
+            n = self.lines(h)
+            if n > len(game.paylines):
+                msg = f"height {h} needs {n} paylines, the game has {len(game.paylines)}"
+                raise GameError(msg, field="paylines", fix=f"add paylines up to {n}, or lower lines_per_row")
+            for i, line in enumerate(game.paylines[:n]):
+                for r, row in enumerate(line):
+                    if row >= h:
+                        msg = f"row {row} is outside the window at height {h}, where line {i + 1} is active"
+                        raise GameError(msg, field=f"paylines[{i}][{r}]",
+                                        fix=f"the first {n} lines may use rows 0 to {h - 1}")
+            for rs in game.reel_sets:
+                short = [r + 1 for r, s in enumerate(rs.strips) if len(s) < h]
+                if short:
+                    msg = f"reel(s) {short} of reel set {rs.name!r} have fewer stops than a window {h} rows high"
+                    raise GameError(msg, field=f"reels.{rs.name}.strips", fix="lengthen the strips")
+
+    def probability(self, height: int) -> Fraction:
+        """P(a spin is ``height`` rows high)."""
+        total = sum(w for _, w in self.heights)
+        return Fraction(dict(self.heights).get(height, 0), total)
+
+    def lines(self, height: int) -> int:
+        """Lines active at ``height``."""
+        return self.lines_per_row * height
+
+    def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, SpinModel, str], ...]:
+        return tuple((self.probability(h), replace(model, rows=h, lines=self.lines(h)), "")
+                     for h, w in self.heights if w > 0)
+
+    def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
+        bet = ctx.total_bet
+        figures: list[tuple[str, Figure]] = []
+        rows: list[tuple[str, ...]] = [("height", "lines", "probability", "base-spin RTP at this height")]
+        base = ctx.base_model()
+        for h, w in self.heights:
+            if w == 0:
+                continue
+            spin = replace(base, rows=h, lines=self.lines(h))
+            mean = sum(ctx.means(spin).values(), Fraction(0))
+            figures.append((f"base-spin RTP at height {h}", Figure.of(mean / bet)))
+            rows.append((str(h), str(self.lines(h)), str(self.probability(h)), f"{float(mean / bet):.6%}"))
+        notes = (f"the window is drawn {', '.join(f'{h} rows high with weight {w}' for h, w in self.heights)}; "
+                 f"{self.lines_per_row} lines per row are active; the total bet is fixed, so a line pays its credits "
+                 "at every height",)
+        return FeatureSection(self.title, tuple(figures), tuple(rows), notes)
