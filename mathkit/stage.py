@@ -89,6 +89,16 @@ class JointLaw:
     cycle: int
     total_bet: int
 
+    def play_law(self, select: npt.NDArray[np.bool_] | None = None) -> PlayLaw:
+        """The law of the win (over the cells ``select``, conditionally), keeping the exact counts."""
+        wins = self.wins if select is None else self.wins[select]
+        counts = self.counts if select is None else self.counts[select]
+        v, inv = np.unique(wins, return_inverse=True)
+        c = np.zeros(len(v), dtype=np.int64)
+        np.add.at(c, inv.reshape(-1), counts)
+        total = sum(int(x) for x in c.tolist())
+        return PlayLaw(v, c.astype(np.float64) / float(total), 0.0, c, total)
+
 
 @dataclass(frozen=True, eq=False)
 class PlayLaw:

@@ -87,8 +87,12 @@ class Context(Protocol):
         """The base game's spin at the bet analysed."""
         ...
 
-    def joint(self, model: SpinModel) -> JointLaw:
-        """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration)."""
+    def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
+        """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration).
+
+        ``digits`` names the observations wanted (see :meth:`Block.trigger_digits`); every
+        scatter's count is observed in any case.
+        """
         ...
 
     def means(self, model: SpinModel) -> Mapping[str, Fraction]:
@@ -141,8 +145,12 @@ class Block(Feature):
         raise NotImplementedError
 
     # --- sequence features --------------------------------------------------------------
-    def trigger_digits(self) -> tuple[str, ...]:
-        """The base spin's observation digits that can start this feature (none: entered from another feature)."""
+    def trigger_digits(self, game: Game) -> tuple[str, ...]:
+        """The base spin's observation digits that can start this feature (none: entered from another feature).
+
+        A digit is named ``"SYMBOL"`` (how many show in the window) or ``"SYMBOL@r"`` (the rows of
+        reel ``r``, from 1, showing it, as a bitmask: bit ``k`` for row ``k``).
+        """
         return ()
 
     def entry(self, digits: Mapping[str, int]) -> Entry | None:

@@ -155,7 +155,7 @@ class FreeSpins(Block):
         return 0 if best is None else int(best[1])
 
     # --- the round ----------------------------------------------------------------------
-    def trigger_digits(self) -> tuple[str, ...]:
+    def trigger_digits(self, game: Game) -> tuple[str, ...]:
         return (self.trigger,)
 
     def entry(self, digits: Mapping[str, int]) -> Entry | None:

@@ -60,7 +60,7 @@ def transforms(game: Game) -> list[Block]:
 
 def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level, label: str) -> StageLaw:
     """The law of one spin: branches by the features it starts, its mean by component."""
-    names = tuple(dict.fromkeys(d for f in seqs for d in f.trigger_digits()))
+    names = tuple(dict.fromkeys(d for f in seqs for d in f.trigger_digits(engine.game)))
 
     def exit_of(values: Sequence[int]) -> Exit:
         digits = dict(zip(names, (int(v) for v in values), strict=True))
@@ -80,7 +80,7 @@ def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level
             key = exit_of(values)
             acc[key] = acc.get(key, 0) + w
         return StageLaw({k: Branch(Fraction(w, cycle), top=bound) for k, w in acc.items()}, comps, "exact", level)
-    joint = engine.joint(model)
+    joint = engine.joint(model, names)
     ids: dict[Exit, int] = {}
     if names:
         keys = np.stack([joint.digits[n] for n in names], axis=1)
@@ -97,12 +97,7 @@ def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level
         w = sum(counts)
         s1 = sum(x * c for x, c in zip(wins, counts, strict=True))
         s2 = sum(x * x * c for x, c in zip(wins, counts, strict=True))
-        dist = None
-        if level == "distribution":
-            v, inv2 = np.unique(joint.wins[sel], return_inverse=True)
-            c = np.zeros(len(v), dtype=np.int64)
-            np.add.at(c, inv2.reshape(-1), joint.counts[sel])
-            dist = PlayLaw(v, c.astype(np.float64) / float(w), 0.0, c, w)
+        dist = joint.play_law(sel) if level == "distribution" else None
         branches[key] = Branch(Fraction(w, joint.cycle), Fraction(s1, w), Fraction(s2, w), dist,
                                int(joint.wins[sel].max()))
     return StageLaw(branches, comps, "exact", level)
@@ -180,7 +175,7 @@ class _Composer:
         self.level = level
         game = engine.game
         self.blocks = {f.name: as_block(f) for f in game.features}
-        self.seqs = [b for b in self.blocks.values() if b.role == "sequence" and b.trigger_digits()]
+        self.seqs = [b for b in self.blocks.values() if b.role == "sequence" and b.trigger_digits(game)]
         self.laws: dict[Node, StageLaw] = {}
         self.outcomes: dict[Node, Outcome] = {}
         self._active: set[Node] = set()

@@ -98,13 +98,16 @@ class Engine:
         return self.once(("spin", model.reels, lines), lambda: spin(self._game, model.reels, lines=lines,
                                                                    coins=self._coins, parallel=self.parallel))
 
-    def joint(self, model: SpinModel) -> JointLaw:
+    def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
         def compute() -> JointLaw:
             sm = self.spin_maths(model)
             wins = sm.joint.wins * model.line_multiplier + sm.scatter_win * model.scatter_multiplier
             digits = {s.name: sm.scatter_count(s.name) for s in self._game.scatters}
             return JointLaw(wins, digits, sm.joint.counts, sm.cycle, self._total_bet)
 
+        if any(d not in self._game.symbol_names for d in digits):
+            msg = f"observation digits {digits} are not supported by this engine yet (counts of scatters only)"
+            raise ModelError(msg)
         return self.once(("joint", model), compute)
 
     def means(self, model: SpinModel) -> Mapping[str, Fraction]:
