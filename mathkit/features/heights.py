@@ -24,6 +24,7 @@ from ..errors import GameError
 from ..fields import check_keys, count_key, integer
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
+from ..play import Stake, Variant, Variants
 from ..stage import SpinModel
 from .base import Block, Context, FeatureStats
 
@@ -122,3 +123,8 @@ class VariableHeights(Block):
                  f"{self.lines_per_row} lines per row are active; the total bet is fixed, so a line pays its credits "
                  "at every height",)
         return FeatureSection(self.title, tuple(figures), tuple(rows), notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> Variants:
+        """One base variant per height, drawn by its weight: ``h`` rows, the first ``lines_per_row · h`` lines."""
+        return Variants(tuple(Variant(w, rows=h, lines=self.lines(h)) for h, w in self.heights if w > 0))
