@@ -32,7 +32,8 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
-from ..play import Cells, Count, Force, Reg, Sequence, Set, Spin, Stage, Stake, Test
+from ..play import Cells as Showing
+from ..play import Count, Force, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import Branch, Entry, Level, SpinModel, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin
 
@@ -147,4 +148,4 @@ class HoldRespin(Block):
         shown = (self.symbol,)
         respin = Spin(self.reels, forced=(Force(Reg("held"), self.symbol),))
         return Sequence(registers=("held",), trigger=(Test(Count(shown), "==", self.count),),
-                        entry=(Set("held", Cells(shown)),), stages=(Stage("respin", spins=(respin,)),))
+                        entry=(Set("held", Showing(shown)),), stages=(Stage("respin", spins=(respin,)),))
