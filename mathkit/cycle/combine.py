@@ -45,17 +45,22 @@ def _meet(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: 
 @nb.njit(cache=True)
 def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: AnyIntArray,
                    fixed: IntArray, psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
-                   sp_j: IntArray, sp_d: IntArray, ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int,
-                   out: IntArray) -> None:  # pragma: no cover
+                   sp_j: IntArray, sp_d: IntArray, sk: IntArray, swt: IntArray, hk: IntArray, hv: IntArray, sx_max: int,
+                   n_codes: int, out: IntArray) -> None:  # pragma: no cover
+    """Groups ``g0..g1-1`` met with every suffix combination, added into ``out``.
+
+    A suffix combination ``j`` is keyed ``sk[j] = extra win * n_codes + code``; ``(hk, hv)`` is
+    the histogram of those keys over every suffix combination (weights summed).
+    """
     n_lines = cls.shape[1]
-    n_s = ssc.shape[0]
+    n_s = sk.shape[0]
     wv = np.zeros(n_s, dtype=np.int64)
     seen = np.zeros(n_s, dtype=np.bool_)
     tj = np.empty(n_s, dtype=np.int64)
     cap = 1024
     buf = np.zeros(cap * n_codes, dtype=np.int64)
     mark = np.zeros(cap * n_codes, dtype=np.bool_)
-    tk = np.empty(n_s + n_codes, dtype=np.int64)
+    tk = np.empty(n_s + hk.shape[0], dtype=np.int64)
     for g in range(g0, g1):
         members = order[starts[g]: starts[g + 1]]
         rep = members[0]
@@ -74,25 +79,24 @@ def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: Any
                         tj[nt] = j
                         nt += 1
                     wv[j] += sp_d[t]
-        if w_max + 1 > cap:
-            cap = w_max + 1
+        if w_max + sx_max + 1 > cap:
+            cap = w_max + sx_max + 1
             buf = np.zeros(cap * n_codes, dtype=np.int64)
             mark = np.zeros(cap * n_codes, dtype=np.bool_)
         nk = 0
-        for code in range(n_codes):
-            if hs_sc[code] != 0:
-                key = b_sum * n_codes + code
-                buf[key] += hs_sc[code]
-                if not mark[key]:
-                    mark[key] = True
-                    tk[nk] = key
-                    nk += 1
+        for t in range(hk.shape[0]):
+            key = b_sum * n_codes + hk[t]
+            buf[key] += hv[t]
+            if not mark[key]:
+                mark[key] = True
+                tk[nk] = key
+                nk += 1
         for t in range(nt):
             j = tj[t]
             if wv[j] != 0:
                 # this suffix pays base + delta, not base
-                buf[b_sum * n_codes + ssc[j]] -= swt[j]
-                key = (b_sum + wv[j]) * n_codes + ssc[j]
+                buf[b_sum * n_codes + sk[j]] -= swt[j]
+                key = (b_sum + wv[j]) * n_codes + sk[j]
                 buf[key] += swt[j]
                 if not mark[key]:
                     mark[key] = True
@@ -109,23 +113,24 @@ def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: Any
 @nb.njit(cache=True)
 def _combine_all(order: IntArray, starts: IntArray, cls: AnyIntArray, fixed: IntArray, psc: IntArray,
                  pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray, sp_j: IntArray, sp_d: IntArray,
-                 ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int, size: int) -> IntArray:  # pragma: no cover
+                 sk: IntArray, swt: IntArray, hk: IntArray, hv: IntArray, sx_max: int, n_codes: int,
+                 size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
-    _combine_range(0, starts.shape[0] - 1, order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, ssc, swt,
-                   hs_sc, n_codes, out)
+    _combine_range(0, starts.shape[0] - 1, order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, sk, swt,
+                   hk, hv, sx_max, n_codes, out)
     return out
 
 
 @nb.njit(cache=True, parallel=True)
 def _combine_all_parallel(order: IntArray, starts: IntArray, cls: AnyIntArray, fixed: IntArray,
                           psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
-                          sp_j: IntArray, sp_d: IntArray, ssc: IntArray, swt: IntArray, hs_sc: IntArray, n_codes: int, size: int,
-                          bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
+                          sp_j: IntArray, sp_d: IntArray, sk: IntArray, swt: IntArray, hk: IntArray, hv: IntArray,
+                          sx_max: int, n_codes: int, size: int, bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
     n_chunks = bounds.shape[0] - 1
     outs = np.zeros((n_chunks, size), dtype=np.int64)
     tids = np.zeros(n_chunks, dtype=np.int64)
     for c in nb.prange(n_chunks):
         tids[c] = nb.get_thread_id()  # type: ignore[attr-defined]
-        _combine_range(bounds[c], bounds[c + 1], order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, ssc,
-                       swt, hs_sc, n_codes, outs[c])
+        _combine_range(bounds[c], bounds[c + 1], order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, sk,
+                       swt, hk, hv, sx_max, n_codes, outs[c])
     return outs.sum(axis=0), tids

@@ -32,7 +32,7 @@ from ..distribution import WinDistribution
 from ..errors import ModelError
 from ..figures import FeatureSection, Method
 from ..game import Feature, Game
-from ..stage import Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
+from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
 
@@ -90,8 +90,10 @@ class Context(Protocol):
     def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
         """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration).
 
-        ``digits`` names the observations wanted (see :meth:`Block.trigger_digits`); every
-        scatter's count is observed in any case.
+        ``digits`` names the observations wanted (see :meth:`Block.trigger_digits` and
+        :meth:`Block.digits`); every scatter's count is observed in any case.  ``wins`` hold the
+        line wins (× the model's line multiplier), scatter wins (× its scatter multiplier) and
+        extra wins (not multiplied).
         """
         ...
 
@@ -150,6 +152,14 @@ class Block(Feature):
 
         A digit is named ``"SYMBOL"`` (how many show in the window) or ``"SYMBOL@r"`` (the rows of
         reel ``r``, from 1, showing it, as a bitmask: bit ``k`` for row ``k``).
+        """
+        return ()
+
+    def digits(self, game: Game) -> tuple[Digit, ...]:
+        """Observation digits of the block's own (a cash value, a compressed scatter position ...).
+
+        A digit gives each stop of each reel a value from the column it shows (added over the
+        reels); the built-in ones, ``"SYMBOL"`` and ``"SYMBOL@r"``, need no declaring.
         """
         return ()
 
