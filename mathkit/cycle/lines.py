@@ -12,7 +12,7 @@ from ..errors import ModelError
 from ..stops import StopTables
 from ..tables import PayTables
 from .classes import _line_classes, _sparse_finish
-from .combine import _combine_all, _combine_all_parallel
+from .combine import _combine_all, _combine_all_parallel, _combine_sparse
 from .passes import _alphabets, _compact, _groups, _line_codes, _prefix_pass, _side_pass, _stop_codes, split_point
 
 __all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "check_cycle", "joint_counts", "suffix_keys"]
@@ -111,10 +111,10 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     fixed_max = np.maximum.reduceat(fixed[order], starts[:-1]) if len(order) else np.zeros(1, dtype=np.int64)
     max_win = int((fixed_max + alive_bound).max()) + sx_max
     size = (max_win + 1) * n_codes
-    if size > DENSE_LIMIT:
-        msg = (f"the largest line total ({max_win} credits) times {n_codes} observation codes is too large for the "
-               "dense distribution kernel; lower the pays or the number of lines, or observe fewer digits")
-        raise ModelError(msg)
+    if size > DENSE_LIMIT:  # the (win, code) table is too large to hold densely: accumulate only the cells reached
+        wins, codes, counts = _combine_sparse(order, starts, cls, fixed, psc, pwt, base, ptr, sp_j, sp_d, sk, swt, hk,
+                                              hv, n_codes)
+        return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, 1)
     args = (order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, sk, swt, hk, hv, sx_max, n_codes, size)
     if parallel:
         n_groups = len(starts) - 1

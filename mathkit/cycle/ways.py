@@ -14,12 +14,11 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ModelError
 from ..stops import StopTables
 from ..tables import PayTables
-from .combine import _meet
+from .combine import _meet, _meet_sparse, _sparse_cells
 from .lines import DENSE_LIMIT, JointCounts, check_cycle
-from .passes import _groups, _stop_codes, split_point
+from .passes import _groups, _reduce, _stop_codes, split_point
 
 __all__ = ["joint_counts_ways"]
 
@@ -156,6 +155,35 @@ def _ways_combine(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntA
     return out
 
 
+@nb.njit(cache=True)
+def _ways_combine_sparse(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntArray, psc: IntArray,
+                         pwt: IntArray, fin: IntArray, ssc: IntArray, sxs: IntArray, swt: IntArray,
+                         n_codes: int) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
+    """:func:`_ways_combine` with sparse histograms (see :func:`~mathkit.cycle.combine._combine_sparse`)."""
+    n_entries = ways.shape[1]
+    n_s = ssc.shape[0]
+    lk = np.empty(n_s, dtype=np.int64)
+    keys = np.full(1 << 16, -1, dtype=np.int64)
+    vals = np.zeros(1 << 16, dtype=np.int64)
+    count = 0
+    for g in range(starts.shape[0] - 1):
+        members = order[starts[g]: starts[g + 1]]
+        rep = members[0]
+        for j in range(n_s):
+            lk[j] = sxs[j]
+        for e in range(n_entries):
+            we = ways[rep, e]
+            if we > 0:
+                row = fin[e]
+                for j in range(n_s):
+                    lk[j] += we * row[j]
+        for j in range(n_s):
+            lk[j] = lk[j] * n_codes + ssc[j]
+        tk, tv = _reduce(lk.copy(), swt)
+        keys, vals, count = _meet_sparse(members, fixed, psc, pwt, tk, tv, n_codes, keys, vals, count)
+    return _sparse_cells(keys, vals, n_codes)
+
+
 def joint_counts_ways(t: PayTables, st: StopTables) -> JointCounts:
     """Exact joint counts of (ways win, observation code) over the cycle of ``st``."""
     cycle = st.cycle
@@ -178,10 +206,9 @@ def joint_counts_ways(t: PayTables, st: StopTables) -> JointCounts:
     reps = order[starts[:-1]]
     max_win = int(fixed.max()) + int((ways[reps] * finmax[None, :]).sum(axis=1).max()) + int(sxs.max(initial=0))
     size = (max_win + 1) * n_codes
-    if size > DENSE_LIMIT:
-        msg = (f"the largest ways total ({max_win} credits) times {n_codes} observation codes is too large for the "
-               "dense distribution kernel")
-        raise ModelError(msg)
+    if size > DENSE_LIMIT:  # too large to hold densely: accumulate only the cells reached
+        wins, codes, counts = _ways_combine_sparse(order, starts, ways, fixed, psc, pwt, fin, ssc, sxs, swt, n_codes)
+        return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle)
     flat = _ways_combine(order, starts, ways, fixed, psc, pwt, fin, finmax, ssc, sxs, swt, n_codes, size)
     grid = flat.reshape(max_win + 1, n_codes)
     wins, codes = np.nonzero(grid)
