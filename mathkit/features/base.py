@@ -198,7 +198,7 @@ class Block(Feature):
     @property
     def component(self) -> str:
         """The PAR component the feature's own win is reported under."""
-        return self.title.lower() if self.name == self.kind else self.name
+        return self.title.lower() if self.name == self.kind else f"{self.title.lower()}: {self.name}"
 
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection | None:
         """The block's section of the PAR sheet."""
