@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from brute import brute_spin
@@ -142,7 +143,7 @@ def test_the_example_game_loads_and_round_trips() -> None:
 def test_bad_tables_are_located() -> None:
     from mathkit.errors import GameError
 
-    text = open("data/games/hold_respin_5x3.toml", encoding="utf-8").read()
+    text = Path("data/games/hold_respin_5x3.toml").read_text(encoding="utf-8")
     with pytest.raises(GameError, match=r"hold_respin\.symbol") as info:
         loads_game(text.replace('symbol = "SCATTER"\ncount', 'symbol = "H1"\ncount'))
     assert "not a scatter" in str(info.value)
