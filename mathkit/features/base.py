@@ -23,18 +23,18 @@ same blocks, stays independent of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from ..distribution import WinDistribution
 from ..errors import ModelError
 from ..figures import FeatureSection, Method
 from ..game import Feature, Game
-from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
+from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, SpinPlay, StageLaw
 
-__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
+__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "modified"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,42 @@ class Context(Protocol):
         ...
 
 
+@runtime_checkable
+class RoundContext(Context, Protocol):
+    """The context the round composer hands a block: the exact engine, and spins played as the round plays them."""
+
+    def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
+                  exclude: tuple[str, ...] = ()) -> SpinPlay:
+        """One spin of ``model`` as the round plays it, grouped by ``group(observations)``.
+
+        The game's modifiers act on it (:func:`modified`; a spin whose height is set keeps it),
+        and every sequence feature it starts but those named in ``exclude`` (the caller, who
+        plays its own retriggers) is played after it; ``observe`` names the digits ``group``
+        reads.  ``group`` must be hashable (a block's bound method): the answer is cached.
+        """
+        ...
+
+
+def modified(ctx: Context, model: SpinModel) -> list[tuple[Fraction, SpinModel, str]]:
+    """``model`` under every modifier of the game, in declared order: ``(probability, spin, component label)``.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> from mathkit.round import Engine
+    >>> eng = Engine(load_game("data/games/heights_3to7.toml"))
+    >>> [(str(p), m.rows, m.lines) for p, m, _ in modified(eng, eng.base_model())][:2]
+    [('2/5', 3, 30), ('1/4', 4, 40)]
+    """
+    models: list[tuple[Fraction, SpinModel, str]] = [(Fraction(1), model, "")]
+    for f in ctx.game.features_of("modifier"):
+        if not isinstance(f, Block):
+            msg = f"feature {f.name!r} ({type(f).__name__}) is not a feature block"
+            raise ModelError(msg)
+        models = [(p * q, m2, label2 or label) for p, m, label in models for q, m2, label2 in f.spin_models(ctx, m)]
+    return models
+
+
 @dataclass(frozen=True, eq=False)
 class FeatureStats:
     """What the composer learnt about one feature in a round: how it is entered and what it did.
@@ -167,7 +203,7 @@ class Block(Feature):
         """The entry a base spin showing ``digits`` starts this feature with (``None``: not started)."""
         return None
 
-    def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
+    def law(self, ctx: RoundContext, entry: Entry, level: Level) -> StageLaw:
         """The feature's own win and exits from ``entry``."""
         msg = f"the {self.kind} block {self.name!r} has no law"
         raise ModelError(msg)

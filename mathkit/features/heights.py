@@ -11,6 +11,8 @@ At height ``h`` every reel shows ``h`` consecutive stops and the first
 the height (``bet.total`` must be set): a line pays its credits whatever the
 number of lines, so the RTP grows with the height and the height law weights it.
 The exact maths is a mixture: each height is its own spin (its own cycle).
+A spin whose height is already set (a feature that holds or grows the height)
+is not drawn again: it gets the lines of its height.
 """
 
 from __future__ import annotations
@@ -103,6 +105,9 @@ class VariableHeights(Block):
         return self.lines_per_row * height
 
     def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, SpinModel, str], ...]:
+        if model.rows is not None:
+            lines = self.lines(model.rows) if model.lines is None else model.lines
+            return ((Fraction(1), replace(model, lines=lines), ""),)
         return tuple((self.probability(h), replace(model, rows=h, lines=self.lines(h)), "")
                      for h, w in self.heights if w > 0)
 
