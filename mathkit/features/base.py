@@ -87,6 +87,10 @@ class Context(Protocol):
         """The base game's spin at the bet analysed."""
         ...
 
+    def once(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()`` the first time ``key`` is asked for in this analysis, the same answer after."""
+        ...
+
     def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
         """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration).
 

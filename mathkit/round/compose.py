@@ -36,7 +36,7 @@ from ..features.base import Block, FeatureStats, modified
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
 from ..stage import Branch, Entry, Exit, JointLaw, Level, Number, Outcome, PlayLaw, SpinModel, SpinPlay, StageLaw
-from .engine import Engine
+from .engine import Engine, T
 
 __all__ = ["RoundAnalysis", "RoundEngine", "analyse", "as_block", "rtp_breakdown", "transforms"]
 
@@ -379,6 +379,9 @@ class RoundEngine:
 
     def base_model(self) -> SpinModel:
         return self.engine.base_model()
+
+    def once(self, key: Hashable, compute: Callable[[], T]) -> T:
+        return self.engine.once(key, compute)
 
     def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
         return self.engine.joint(model, digits)
