@@ -215,8 +215,8 @@ READINGS = [
     ("The height of the reels when the Free Games are triggered remains like this for the start of the feature. / "
      "The Variable Reels may grow during the Free Games.",
      "The first free game is played at the trigger height; after every free game the window grows by one row with "
-     "probability free_games.grow (1/5 at 3 rows ... 1/8 at 6), never shrinks, and stops at 7 rows; the base game's "
-     "random height does not apply in free games.",
+     f"probability free_games.grow ({', '.join(f'{p} at {h} rows' for h, p in GROW.items())}), never shrinks, and "
+     "stops at 7 rows; the base game's random height does not apply in free games.",
      "\"May grow\" with no rule: a growth law of our own, as data; \"remains ... for the start\" and \"grow\" rule out "
      "the base game's draw and any shrinking."),
     ("Free Games are played at the same bet value as the round that activated Free Games.",

@@ -119,13 +119,14 @@ class RoundContext(Context, Protocol):
     """The context the round composer hands a block: the exact engine, and spins played as the round plays them."""
 
     def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
-                  exclude: tuple[str, ...] = ()) -> SpinPlay:
+                  exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
         """One spin of ``model`` as the round plays it, grouped by ``group(observations)``.
 
         The game's modifiers act on it (:func:`modified`; a spin whose height is set keeps it),
         and every sequence feature it starts but those named in ``exclude`` (the caller, who
         plays its own retriggers) is played after it; ``observe`` names the digits ``group``
-        reads.  ``group`` must be hashable (a block's bound method): the answer is cached.
+        reads.  ``group`` must be hashable (a block's bound method, a module's function): the
+        answer is cached.  ``level`` (default: the analysis's) may ask for less.
         """
         ...
 
@@ -156,6 +157,9 @@ class FeatureStats:
 
     ``entries`` maps each entry to the probability that a round enters the feature with it
     (summed over the ways of getting there); ``laws`` holds the feature's own stage law per entry.
+    ``extra`` holds what a role adds: a modifier's ``"base"`` stage law, a transform's
+    ``"before"`` and ``"after"`` outcomes, a sequence feature's ``"round"`` (the whole round's
+    outcome before the transforms, where a block finds its components played inside others).
     """
 
     entries: Mapping[Entry, Number]

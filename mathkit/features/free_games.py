@@ -254,9 +254,21 @@ class FreeGames(Block):
                      "; a height that never grows adds on average one game or more per game: the feature never ends"))
         return Termination(ok, reason)
 
+    def game_bound(self, ctx: Context) -> int:
+        """The most one free game pays: its spin at the tallest height, plus what every other feature it may start adds."""
+        spin = max(ctx.win_bound(m) for h in self.heights(ctx) for _, m, _ in modified(ctx, self.model(h)))
+        for f in ctx.game.features_of("sequence"):
+            if f.name != self.name and isinstance(f, Block):
+                mw = f.max_win(ctx)
+                if not mw.bounded or mw.credits is None:
+                    msg = f"{self.name}: {f.name} has no bound ({mw.reason})"
+                    raise ModelError(msg)
+                spin += mw.credits
+        return spin
+
     def max_win(self, ctx: Context) -> MaxWin:
         top_h = max(self.heights(ctx))
-        spin = max(ctx.win_bound(m) for _, m, _ in modified(ctx, self.model(top_h)))
+        spin = self.game_bound(ctx)
         q = 1 - self.added_law(ctx, top_h).get(0, Fraction(0))
         if q == 0:
             most = max(v for _, v in self.awards)

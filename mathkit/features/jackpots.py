@@ -32,8 +32,8 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
-from ..stage import Branch, CountOf, Digit, Entry, Level, Number, PlayLaw, StageLaw
-from .base import Block, Context, FeatureStats, Finding, MaxWin, RoundContext
+from ..stage import Branch, CountOf, Digit, Entry, Level, Number, PlayLaw, SpinModel, StageLaw
+from .base import Block, Context, FeatureStats, Finding, MaxWin, RoundContext, modified
 
 __all__ = ["Jackpots"]
 
@@ -163,8 +163,18 @@ class Jackpots(Block):
                 dist = convolve(dist, one)
         return StageLaw({(): Branch(Fraction(1), mean, m2, dist, top)}, comps, "exact", level)
 
+    def most_marks(self, ctx: Context) -> int:
+        """The most marked symbols one window can show (every spin of the game, the reel sets' full windows too)."""
+        marks, _ = self.digit_names
+        models = [m for _, m, _ in modified(ctx, ctx.base_model())]
+        models += [SpinModel(rs.name) for rs in ctx.game.reel_sets]
+        return max(max(k[0] for k in ctx.digit_law(m, (marks,))[0]) for m in models)
+
     def max_win(self, ctx: Context) -> MaxWin:
-        return MaxWin(True, 0, f"{self.name}: revealed within the spin's stage (bounded by the marks a window shows)")
+        k = self.most_marks(ctx)
+        top = max(v for n, v in self.prizes if dict(self.reveal)[n])
+        return MaxWin(True, k * top * ctx.total_bet,
+                      f"{self.name}: at most {k} marks in a window, each at most {top}× bet")
 
     # --- the PAR sheet and the checks ----------------------------------------------------
     def hits(self, stats: FeatureStats, jackpot: str) -> Number:

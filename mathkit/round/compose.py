@@ -268,15 +268,16 @@ class _Composer:
         return out
 
     def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
-                  exclude: tuple[str, ...]) -> SpinPlay:
+                  exclude: tuple[str, ...], level: Level | None = None) -> SpinPlay:
         """One spin as the round plays it (see :meth:`mathkit.features.RoundContext.play_spin`)."""
-        cache = (model, observe, group, exclude)
+        level = self.level if level is None or LEVELS.index(level) > LEVELS.index(self.level) else level
+        cache = (model, observe, group, exclude, level)
         if cache in self._plays:
             return self._plays[cache]
         seqs = [b for b in self.seqs if b.name not in exclude]
-        parts = [(p, _stage(self.engine, m, seqs, self.level, label, observe, group))
+        parts = [(p, _stage(self.engine, m, seqs, level, label, observe, group))
                  for p, m, label in modified(self.ctx, model)]
-        law = _mix(parts, self.level)
+        law = _mix(parts, level)
         comps: dict[str, Number] = dict(law.components)
         methods: dict[str, Method] = dict.fromkeys(law.components, law.method)
         method: Method = law.method
@@ -288,8 +289,8 @@ class _Composer:
             for k, v in after.components.items():
                 comps[k] = comps.get(k, Fraction(0)) + br.p * v
                 methods[k] = weakest(methods.get(k, "exact"), after.method_of(k))
-            by_group.setdefault(g, []).append(_then(br, after, self.level))
-        out = SpinPlay({g: _merge(bs, self.level) for g, bs in by_group.items()}, comps, method, self.level, methods)
+            by_group.setdefault(g, []).append(_then(br, after, level))
+        out = SpinPlay({g: _merge(bs, level) for g, bs in by_group.items()}, comps, method, level, methods)
         self._plays[cache] = out
         return out
 
@@ -396,8 +397,8 @@ class RoundEngine:
         return self.engine.win_bound(model)
 
     def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
-                  exclude: tuple[str, ...] = ()) -> SpinPlay:
-        return self._composer.play_spin(model, observe, group, exclude)
+                  exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
+        return self._composer.play_spin(model, observe, group, exclude, level)
 
 
 def _compose(engine: Engine, level: Level) -> tuple[_Composer, Outcome]:
@@ -432,7 +433,7 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
         if block.role == "sequence":
             entries = {node[1]: p for node, p in reach.items() if node[0] == name}
             stats[name] = FeatureStats(entries, {e: comp.laws[(name, e)] for e in entries},
-                                       {e: comp.outcomes[(name, e)] for e in entries}, level)
+                                       {e: comp.outcomes[(name, e)] for e in entries}, level, {"round": outcome})
         elif block.role == "modifier":
             stats[name] = FeatureStats({}, {}, {}, level, {"base": comp.laws[BASE]})
     uncapped = outcome
