@@ -321,22 +321,27 @@ class GrowingChain:
         adds = np.array(self.adds, dtype=np.int64)
         where = np.array([(n, index[h]) for n, h in entries], dtype=np.int64)
         top = max(int(v.max()) for d in laws.values() if d is not None for v in (d.values,))
-        # the grid: a Chernoff bound P(W ≥ x) ≤ E[e^{tW}] e^{−tx} ≤ tol for the best t tried
-        ts = 700.0 / max(top, 1) / 2.0 ** np.arange(0, 40)
+        # the grid: a Chernoff bound P(W ≥ x) ≤ E[e^{tW}] e^{−tx} ≤ tol for the best t tried.  The chain's
+        # E[e^{tW}] solves the same banded system with real weights; it is finite (and the solve is it) below
+        # the t where the weighted chain's spectral radius reaches 1, where it grows without bound and the solve
+        # turns negative: t rises in small steps (×2^⅛) while the solution stays ≥ 1 and grows.
+        ts = 700.0 / max(top, 1) / 2.0 ** (np.arange(320, -1, -1) / 8)
         weights = np.zeros((len(ts), len(self.heights), len(adds)), dtype=np.complex128)
         for (h, a), d in laws.items():
             assert d is not None
             p = float(self.games[h].p(a))
             weights[:, index[h], list(adds).index(a)] = p * (np.exp(np.outer(ts, d.values.astype(np.float64))) @ d.probs)
         mgf = _cf(weights, adds, grow, size, where).real
+        valid = np.isfinite(mgf).all(axis=1) & (mgf >= 1.0).all(axis=1)
+        valid[1:] &= (mgf[1:] >= mgf[:-1] * (1 - 1e-12)).all(axis=1)
+        ok = int(np.argmin(valid)) if not valid.all() else len(ts)  # the first t that fails, and every t above it
         with np.errstate(divide="ignore", invalid="ignore"):
-            bound = (np.log(mgf) - math.log(tol)) / ts[:, None]
-        bound[~np.isfinite(bound)] = np.inf
-        reach = float(np.min(bound, axis=0).max())
-        if not math.isfinite(reach):
+            bound = (np.log(mgf[:ok]) - math.log(tol)) / ts[:ok, None]
+        if ok == 0:
             msg = "the feature's win has no usable tail bound"
             raise ModelError(msg)
-        n_grid = sfft.next_fast_len(int(reach // g) + 2, real=True)
+        reach = float(np.min(bound, axis=0).max())
+        n_grid = sfft.next_fast_len(int(max(reach, top) // g) + 2, real=True)
         if n_grid > min(max_size, MAX_GRID):
             msg = f"the feature's win distribution needs {n_grid:,} points (more than {max_size:,})"
             raise ModelError(msg)
