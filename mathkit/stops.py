@@ -49,7 +49,7 @@ from .errors import ModelError
 from .game import Game
 from .stage import CountOf, Digit, RowsOf, SpinModel, builtin_digit
 
-__all__ = ["StopTables", "stop_tables"]
+__all__ = ["StopTables", "observed", "stop_tables"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -156,6 +156,13 @@ class StopTables:
     def has_extra(self) -> bool:
         return any(bool(x.any()) for x in self.extra)
 
+    def only(self, digits: Sequence[str]) -> StopTables:
+        """The same tables observing only ``digits`` (all among :attr:`digits`), in that order."""
+        idx = [self.index(d) for d in digits]
+        return StopTables(self.name, self.cols, self.weights, tuple(digits),
+                          tuple(np.ascontiguousarray(o[:, idx]) for o in self.obs), self.extra, self.extra_parts,
+                          self.stops, self.rotations, self.product_parts)
+
     def select(self, keep: Sequence[npt.NDArray[np.bool_]], extra: Sequence[IntArray],
                digits: Sequence[str]) -> StopTables:
         """The tables of the stops ``keep[r]`` of every reel, paying ``extra[r]`` more, observing ``digits``.
@@ -217,6 +224,17 @@ def _values(d: Digit, reel: int, shown: list[tuple[str, ...]], sid: Mapping[str,
     return out
 
 
+def observed(game: Game, model: SpinModel, digits: Sequence[str] = ()) -> tuple[str, ...]:
+    """The digits the stop tables of ``model`` observing ``digits`` hold, in order: every scatter's count, the
+    digits named, then those the model's restrictions, extra wins and products read (each once)."""
+    wanted = [s.name for s in game.scatters]
+    for d in (*digits, *(r[1] for r in model.restrict), *(x[1] for x in model.extra),
+              *(n for p in model.products for n in p[1:3])):
+        if d not in wanted:
+            wanted.append(d)
+    return tuple(wanted)
+
+
 def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
                 defined: Mapping[str, Digit] | None = None) -> StopTables:
     """The stop tables of spin ``model``, observing every scatter's count and the ``digits`` named.
@@ -240,11 +258,7 @@ def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
     rs = game.reel_set(model.reels)
     names = tuple(s.name for s in game.symbols)
     sid = {n: i for i, n in enumerate(names)}
-    wanted = [s.name for s in game.scatters]
-    for d in (*digits, *(r[1] for r in model.restrict), *(x[1] for x in model.extra),
-              *(n for p in model.products for n in p[1:3])):
-        if d not in wanted:
-            wanted.append(d)
+    wanted = list(observed(game, model, digits))
     digit_defs = [_digit(n, game, names, defined) for n in wanted]
     remap = np.arange(len(names), dtype=np.int64)
     for a, b in model.remap:

@@ -237,21 +237,22 @@ class GrowingChain:
             return j * games if int(kind[6:]) == h else Fraction(0)
         return Fraction(int(int(kind[3:]) == h))  # end: the last game is at h
 
-    def _rewards(self, kind: str, h: int, size: int, exact: bool) -> list[Number]:
-        """``r_h(j)`` of figure ``kind``, ``j = 0..size``."""
+    def _rewards(self, kind: str, h: int, size: int, exact: bool) -> Sequence[Number]:
+        """``r_h(j)`` of figure ``kind``, ``j = 0..size`` (Fractions on the exact path, floats otherwise)."""
         game = self.games[h]
-        zero: Number = Fraction(0) if exact else 0.0
-        out = [zero] * (size + 1)
-        for j in range(1, size + 1):
-            if kind == "mean":
-                out[j] = game.mean
-            elif kind.startswith("visits"):
-                out[j] = Fraction(int(int(kind[6:]) == h))
-            elif kind.startswith("end"):
-                out[j] = game.p(0) if int(kind[3:]) == h and j == 1 else Fraction(0)
-            else:
-                out[j] = sum((b.p for a, b in game.by_added.items() if j - 1 + a > size), Fraction(0))
-        return out
+        out: list[Number] = [Fraction(0)] * (size + 1)
+        if kind == "mean":
+            out[1:] = [game.mean] * size
+        elif kind.startswith("visits"):
+            out[1:] = [Fraction(int(int(kind[6:]) == h))] * size
+        elif kind.startswith("end"):
+            if int(kind[3:]) == h and size >= 1:
+                out[1] = game.p(0)
+        else:  # lost: the games added pass ``size``
+            for a, b in game.by_added.items():
+                for j in range(max(size + 2 - a, 1), size + 1):
+                    out[j] = out[j] + b.p
+        return out if exact else [float(x) for x in out]
 
     def _second(self, h: int, size: int, v1: Mapping[int, Sequence[Number]], exact: bool) -> list[Number]:
         """``r_h(j)`` of the second moment: ``Σ_a P(a) (E[X² | a] + 2 E[X | a] Σ_h' G V₁(j − 1 + a, h'))``."""
@@ -267,7 +268,7 @@ class GrowingChain:
                 out[j] = out[j] + b.p * (b.m2 + 2 * b.mean * cont)
         return out
 
-    def _exact_level(self, h: int, size: int, rhs: list[list[Number]],
+    def _exact_level(self, h: int, size: int, rhs: Sequence[Sequence[Number]],
                      done: list[Mapping[int, Sequence[Number]]]) -> list[list[Number]]:
         """A height that grows but adds no game: ``V(j) = r(j) + Σ_h' G[h][h'] V_h'(j − 1)``, counting down."""
         above = self.above(h)
@@ -280,16 +281,16 @@ class GrowingChain:
             out.append(v)
         return out
 
-    def _float_level(self, h: int, size: int, rhs: list[list[Number]],
+    def _float_level(self, h: int, size: int, rhs: Sequence[Sequence[Number]],
                      done: list[Mapping[int, Sequence[Number]]]) -> list[list[Number]]:
         """``V_h = r + G[h][h] K V_h + Σ_{h' > h} G[h][h'] K V_h'`` on ``1..size``: one banded solve, every figure at once."""
         game = self.games[h]
         s = float(self.g(h, h))
         above = self.above(h)
-        b = np.array([[float(x) for x in r[1:]] for r in rhs]).T  # (size, figures)
+        b = np.array([list(r[1:]) for r in rhs], dtype=np.float64).T  # (size, figures)
         up = np.zeros((size + 1, len(rhs)))  # Σ_{h' > h} G[h][h'] V_h'(n) per figure
         for x in above:
-            up += float(self.g(h, x)) * np.array([[float(v) for v in vals[x]] for vals in done]).T
+            up += float(self.g(h, x)) * np.array([list(vals[x]) for vals in done], dtype=np.float64).T
         for a, br in game.by_added.items():
             idx = np.arange(1, size + 1) - 1 + a  # V(j − 1 + a) for j = 1..size
             ok = (idx >= 1) & (idx <= size)

@@ -27,7 +27,7 @@ from ..features.base import Block
 from ..game import Game
 from ..rtp import spin_rtp
 from ..stage import JointLaw, SpinModel
-from ..stops import StopTables, stop_tables
+from ..stops import StopTables, observed, stop_tables
 from ..tables import PayTables, pay_tables
 
 __all__ = ["Engine"]
@@ -111,9 +111,22 @@ class Engine:
         raise ModelError(msg)
 
     def stops(self, model: SpinModel, digits: tuple[str, ...] = ()) -> StopTables:
-        """The stop tables of ``model``'s spin observing ``digits`` (and every scatter's count)."""
+        """The stop tables of ``model``'s spin observing ``digits`` (and every scatter's count).
+
+        The tables of a spin are built once with every digit the game's blocks declare; a request
+        for some of them takes their columns (a block's digits are Python per stop: built once).
+        """
         key = (model.reels, model.rows, model.forced, model.remap, model.restrict, model.extra, model.products)
-        return self.once(("stops", key, digits), lambda: stop_tables(self._game, model, digits, self._digits))
+
+        def compute() -> StopTables:
+            wanted = observed(self._game, model, digits)
+            full = self.once(("stops", key, None),
+                             lambda: stop_tables(self._game, model, tuple(self._digits), self._digits))
+            if all(d in full.digits for d in wanted):
+                return full.only(wanted)
+            return stop_tables(self._game, model, digits, self._digits)
+
+        return self.once(("stops", key, digits), compute)
 
     def spin_maths(self, model: SpinModel) -> SpinMaths:
         """The full-cycle maths of a plain spin of the model's reel set and lines (before its multipliers)."""
