@@ -30,7 +30,7 @@ import tomli_w
 
 from .errors import GameError
 from .features import features_to_dict
-from .game import Game
+from .game import Game, Targets
 from .parse import game_from_dict
 from .tomledit import update_text
 from .validate import validate_game
@@ -106,6 +106,19 @@ def _pays_out(pays: tuple[tuple[int, tuple[int, ...]], ...]) -> dict[str, Any]:
     return {str(k): (v[0] if len(v) == 1 else list(v)) for k, v in pays}
 
 
+def _targets_out(game: Game) -> dict[str, Any]:
+    t = game.targets
+    out: dict[str, Any] = {}
+    if t.rtp is not None:
+        out["rtp"] = _frac_out(t.rtp)
+    if t.rtp_tolerance != Targets().rtp_tolerance:
+        out["rtp_tolerance"] = _frac_out(t.rtp_tolerance)
+    for key, band in (("sd", t.sd), ("hit_frequency", t.hit_frequency)):
+        if band is not None:
+            out[key] = list(band)
+    return out
+
+
 def game_to_dict(game: Game) -> dict[str, Any]:
     """The TOML-ready mapping of a game (inverse of :func:`game_from_dict`)."""
     out: dict[str, Any] = {"name": game.name}
@@ -154,6 +167,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     if game.scatter_pays:
         out["scatter_pays"] = {sp.symbol: {str(k): v for k, v in sp.pays} for sp in game.scatter_pays}
     out.update(features_to_dict(game.features))
+    if not game.targets.empty:
+        out["targets"] = _targets_out(game)
     if game.readings:
         out["readings"] = [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in game.readings]
     return out

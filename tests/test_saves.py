@@ -206,3 +206,14 @@ def test_temporaries_of_a_killed_save_are_removed_by_the_next_save(tmp_path: Pat
     write_atomic(target, "x = 2\n")
     assert target.read_text() == "x = 2\n"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == [live.name]
+
+
+def test_a_target_band_is_a_one_line_diff(tmp_path: Path) -> None:
+    from mathkit.game import Targets
+
+    src = ROOT / "data" / "games" / "dynasty.toml"
+    game = load_game(src)
+    assert game.targets == Targets(None, Fraction(5, 100_000), (5.5, 6.5), (0.27, 0.31))
+    edited = dataclasses.replace(game, targets=dataclasses.replace(game.targets, sd=(5.75, 6.5)))
+    before, after = save_copy(tmp_path, src, edited)
+    assert changed_lines(before, after) == (["sd = [5.5, 6.5]  # σ per total bet"], ["sd = [5.75, 6.5]  # σ per total bet"])
