@@ -364,16 +364,22 @@ def test_workbench_notebook_executes_headless(tmp_path: Path, monkeypatch: pytes
     (path,) = notebooks_from_sources(tmp_path)
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     params = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    params.source = 'GAME = "benchmark_5x3.toml"\nDATA_DIR = "data/games"\nMODE = "sync"\n'
+    params.source = 'GAME = "benchmark_5x3.toml"\nDATA_DIR = "data/games"\nMODE = "sync"\nCOMPARE = ("classic_3reel.toml", 0.85)\n'
     NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     shown = next(c for c in nb.cells if c.cell_type == "code" and "build_workbench(" in c.source)
     last = shown.outputs
-    assert [o["output_type"] for o in last] == ["execute_result"]
-    assert "application/vnd.jupyter.widget-view+json" in last[0]["data"]
+    assert [o["output_type"] for o in last] == ["display_data", "execute_result"]
+    assert "application/vnd.jupyter.widget-view+json" in last[1]["data"]
     state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     labels = [m["state"].get("value") for m in state.values() if "mk-rtp" in m["state"].get("_dom_classes", [])]
     expected = component_rtp(load_game(root / "data" / "games" / "benchmark_5x3.toml")).rtp()
     assert labels == [f"RTP {pct6(expected)}"]
+    # the first cell shows its progress from the start: the display it updates says the workbench is ready
+    assert "workbench ready" in last[0]["data"]["text/html"]
+    # the comparison section: the tuned variant's figures and its changes
+    compare = next(c for c in nb.cells if c.cell_type == "code" and "comparison_html" in c.source)
+    page = compare.outputs[0]["data"]["text/html"]
+    assert "mk-compare-figures" in page and "tuned to 85.00%" in page and "<td>declared_rtp</td>" in page
 
 
 def test_labsetup(tmp_path: Path) -> None:

@@ -82,7 +82,8 @@ class Workbench:
     """
 
     def __init__(self, game: Game, path: Path | None, data_dir: Path, *, mode: Mode = "auto",
-                 export_dir: Path | None = None) -> None:
+                 export_dir: Path | None = None, live_figures: bool = True) -> None:
+        self.live_figures = live_figures
         self.data_dir = data_dir
         self.game, self.path = game, path
         self.saved_game: Game | None = game if path is not None else None
@@ -114,7 +115,7 @@ class Workbench:
                      "progress", "error", "status"):
             setattr(self, name.replace("-", "_") + ("_label" if name in ("rtp", "feature", "sd", "hit", "vi") else ""),
                     html(f"mk-{name}"))
-        self.figures = FigureSet()
+        self.figures = FigureSet(self.live_figures)
         self.panels: list[Panel] = [cls(self) for cls in PANELS]
         self.files = FilesPanel(self, export_dir)
         self.panels.append(self.files)
@@ -133,7 +134,7 @@ class Workbench:
         top = widgets.HBox([self.game_picker, self.reels_picker, self.undo_button])
         body = widgets.HBox([widgets.VBox([self.editor_tabs], layout=widgets.Layout(width="62%")), numbers])
         self.widget = widgets.VBox([widgets.HTML(f"<style>{CSS}</style>"), top, self.error, self.targets.warnings, body,
-                                    self.status, self.figures.widget])
+                                    self.status, self.figures.widget if self.figures.live else self.figures.placeholder])
         self.widget.add_class("mk-workbench")
 
     def _file_name(self, files: list[str]) -> str | None:
@@ -337,7 +338,7 @@ class Workbench:
             self.progress.value = (f"<small style='color:#888'>σ in {self.timings.get('sd', seconds):.2f} s, "
                                    f"distribution in {self.timings['full']:.2f} s</small>")
         elif step == "error":
-            self.progress.value = views.error_html(value)
+            self.progress.value = views.failure_html(value)
 
     def _show_sd(self, sd: float) -> None:
         self.sd = sd
@@ -440,7 +441,7 @@ class Workbench:
 
 
 def build_workbench(path_or_game: str | Path | Game | None = None, data_dir: str | Path = "data/games", *,
-                    mode: Mode = "auto", export_dir: str | Path | None = None) -> Workbench:
+                    mode: Mode = "auto", export_dir: str | Path | None = None, live_figures: bool = True) -> Workbench:
     """Make the workbench on a game file, a game, or the default game (Dynasty, else the benchmark game).
 
     Parameters
@@ -456,6 +457,9 @@ def build_workbench(path_or_game: str | Path | Game | None = None, data_dir: str
         process), ``"process"``, ``"thread"`` or ``"sync"``.
     export_dir
         Where exports go (default ``exports/`` in the project).
+    live_figures
+        ``False`` for a report rendered to HTML: the figures are a plain ``go.Figure``
+        (``wb.figures.widget``) for the notebook to show, and no widget needs a kernel or a CDN.
 
     Examples
     --------
@@ -471,5 +475,6 @@ def build_workbench(path_or_game: str | Path | Game | None = None, data_dir: str
         if not path.exists() and not path.is_absolute() and (folder / path).exists():
             path = folder / path
         game = load_game(path)
-    return Workbench(game, path, folder, mode=mode, export_dir=None if export_dir is None else Path(export_dir))
+    return Workbench(game, path, folder, mode=mode, export_dir=None if export_dir is None else Path(export_dir),
+                     live_figures=live_figures)
 

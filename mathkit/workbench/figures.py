@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import ipywidgets as widgets
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
@@ -111,9 +112,16 @@ class Panel:
 class FigureSet:
     """The workbench figure: RTP by component and by symbol, exceedance curve, RTP range."""
 
-    def __init__(self) -> None:
-        self.widget = go.FigureWidget()
-        self.widget.add_class("mk-figures")
+    def __init__(self, live: bool = True) -> None:
+        self.live = live
+        self.widget: Any
+        if live:
+            self.widget = go.FigureWidget()
+            self.widget.add_class("mk-figures")
+            self.placeholder = None
+        else:  # a report: no FigureWidget (it needs a kernel or a CDN); the notebook shows ``self.widget`` itself
+            self.widget = go.Figure()
+            self.placeholder = widgets.HTML("<i>The figures are drawn below the workbench (a static copy: no kernel here).</i>")
         self.sources: dict[str, go.Figure] = {}
         self.index: dict[str, list[int]] = {}
         self._symbol_series: tuple[str, ...] = ()
@@ -145,6 +153,8 @@ class FigureSet:
         Views already open follow the in-place updates, so the state is written without a message
         to them (a view asks the kernel for the state when it opens).
         """
+        if not self.live:
+            return
         values = self.widget._trait_values  # the figure itself, not a copy: later in-place updates are in it too
         values["_widget_layout"] = self.widget._layout_obj._props
         values["_widget_data"] = self.widget._data

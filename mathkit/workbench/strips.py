@@ -140,11 +140,11 @@ class StripPanel(Panel):
         def write() -> None:
             for r, (col, area) in enumerate(zip(self.columns, self.areas, strict=True)):
                 opts = column_options(game, reels, r)
+                keep = col.value
                 if list(col.options) != opts:
-                    keep = col.value
                     col.options = opts
-                    col.value = tuple(i for i in (select if select is not None and r == self.reel else keep)
-                                      if i < len(opts))
+                chosen = select if select is not None and r == self.reel else keep
+                col.value = tuple(i for i in chosen if i < len(opts))
                 area.value = strip_text(rs, r)
                 area.remove_class("mk-invalid")
                 head = self.grid_box.children[r].children[0]

@@ -23,6 +23,7 @@ __all__ = [
     "delta_text",
     "error_html",
     "exact_text",
+    "failure_html",
     "feature_text",
     "hit_text",
     "pct",
@@ -162,6 +163,14 @@ def table_html(head: tuple[str, ...], body: str, cls: str, caption: str = "") ->
         if caption else ""
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in head)
     return f"<table class='mk-table {cls}'>{cap}<tr>{heads}</tr>{body}</table>"
+
+
+def failure_html(exc: Exception) -> str:
+    """A slow figure that could not be computed (the edit itself is valid and kept)."""
+    notes = " ".join(getattr(exc, "__notes__", ()))
+    return (f"<div style='color:#a00;background:#fff0f0;border:1px solid #e99;padding:4px 8px'>⚠ {html.escape(notes)}: "
+            f"{html.escape(f'{type(exc).__name__}: {exc}')} — the RTP above is exact; σ and the distribution are not "
+            f"shown for this game</div>")
 
 
 def error_html(exc: GameError | Exception) -> str:
