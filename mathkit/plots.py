@@ -18,15 +18,22 @@ neither the numeric engine nor ipywidgets.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import plotly.graph_objects as go
-import plotly.io as pio
+# plotly's widget and renderers import nbformat, hence jsonschema, which builds ~40 lark grammars at import
+# when the optional rfc3987-syntax (a jupyter-events dependency) is installed: 2–13 s of a kernel's start
+# (measured: go.FigureWidget 7.5 s → 1.8 s on a loaded 2-core machine) for an IRI format mathkit never
+# validates.  Marking it absent before plotly is imported lets jsonschema skip that format.
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-from .volatility import exceedance_points
+import numpy as np  # noqa: E402
+import plotly.graph_objects as go  # noqa: E402
+import plotly.io as pio  # noqa: E402
+
+from .volatility import exceedance_points  # noqa: E402
 
 if TYPE_CHECKING:
     from .distribution import WinDistribution

@@ -201,6 +201,8 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     original = load_game(src)
     rtp = page.locator(".mk-rtp")
     strips = [list(s) for s in original.reel_set().strips]
+    T0 = time.monotonic()
+    def ph(name): print(f"  [{where}] {name}: {time.monotonic() - T0:.1f} s")
 
     # a strip cell in the grid: reel 1, stop 4 becomes H1
     pick_stop(page, 0, 4, strips[0][4])
@@ -208,6 +210,7 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     strips[0][4] = "H1"
     g = with_strip(original, 0, strips[0])
     expect(rtp).to_have_text(f"RTP {pct6(component_rtp(g).rtp())}", timeout=30_000)
+    ph('# a column pasted')
     # a column pasted from a spreadsheet into reel 3
     strips[2] = strips[2][::-1]
     page.locator(".mk-paste textarea").fill("\n".join(strips[2]))
@@ -215,6 +218,7 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     page.locator(".mk-paste-apply").click()
     g = with_strip(g, 2, strips[2])
     expect(rtp).to_have_text(f"RTP {pct6(component_rtp(g).rtp())}", timeout=30_000)
+    ph('# a pay, then undo')
     # a pay, then undo
     tab(page, "paytable")
     pay = page.locator(".mk-pay-H1-5 input")
@@ -227,6 +231,7 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     expect(rtp).to_have_text(f"RTP {pct6(component_rtp(g).rtp())}", timeout=30_000)
     expect(pay).to_have_value("2500")
     page.screenshot(path=str(OUT / f"{where}-edited.png"), full_page=True)
+    ph('# a target, and the ')
     # a target, and the tuner's proposal as a diff, applied
     tab(page, "targets")
     target = page.locator(".mk-target-rtp input")
@@ -242,18 +247,21 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     page.locator(".mk-tune-apply").click()
     expect(rtp).not_to_have_text(before_apply or "", timeout=30_000)
     shown_rtp = rtp.text_content()
+    ph('# the saved version ')
     # the saved version against the edited one
     tab(page, "compare")
     page.locator(".mk-compare-run").click()
     expect(page.locator(".mk-compare-out .mk-compare-figures")).to_be_visible(timeout=120_000)
     compared = page.locator(".mk-compare-out").inner_text()
     page.screenshot(path=str(OUT / f"{where}-compare.png"), full_page=True)
+    ph('# save over the file')
     # save over the file
     tab(page, "save & export")
     page.locator(".mk-save-name input").fill("benchmark_5x3.toml")
     page.locator(".mk-overwrite input").check()
     page.locator(".mk-save").click()
     expect(page.locator(".mk-status")).to_contain_text("saved", timeout=30_000)
+    ph('saved = load_game(sr')
     saved = load_game(src)
     exact = component_rtp(saved).rtp()
     assert shown_rtp == f"RTP {pct6(exact)}"
@@ -293,6 +301,7 @@ def test_voila_workbench_round_trip(voila_url: str, page: Any) -> None:
     games = Path(voila_url_games(voila_url))
     page.goto(voila_url + "bench.ipynb", wait_until="commit")
     wait_ready(page, pct6(component_rtp(load_game(games / "benchmark_5x3.toml")).rtp()))
+    print(f"  ready {time.monotonic() - t0:.1f} s")
     page.screenshot(path=str(OUT / "voila-workbench.png"), full_page=True)
     drive_workbench(page, games, "voila")
     print(f"\nVoilà round trip (grid, paste, pay, undo, tune, compare, save): {time.monotonic() - t0:.1f} s")

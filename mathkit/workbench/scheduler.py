@@ -7,7 +7,8 @@ from 0.1 s for the benchmark game to seconds for a free-spin chain) run
 * ``"sync"``: in the caller's thread (scripts, tests, rendering a report);
 * ``"thread"``: in a background thread of this process;
 * ``"process"``: in a worker process (:class:`~mathkit.workbench.worker.ProcessRunner`), so the kernel
-  stays free for the next edit; a newer edit cancels an older computation;
+  stays free for the next edit; a newer edit cancels an older computation (until the worker has
+  warmed up, seconds after the workbench is built, in a thread as ``"thread"``);
 * ``"auto"``: ``"process"``, and the edit waits up to :data:`SYNC_LIMIT` seconds
   for the PAR sheet, so a fast game shows every figure in one browser redraw.
 
@@ -78,13 +79,11 @@ class Scheduler:
         if inline or self.mode == "sync":
             compute(game, reels, lambda step, value, s: self._deliver(gen, step, value, s))
             return
-        if self._runner is None:
+        if self._runner is None or not self._runner.submit(gen, game, reels):  # no worker (yet): a thread here
             self._thread = threading.Thread(target=compute, args=(game, reels,
                                                                   lambda step, value, s: self._deliver(gen, step, value, s)),
                                             daemon=True, name="mathkit-workbench-figures")
             self._thread.start()
-        else:
-            self._runner.submit(gen, game, reels)
         if self.mode == "auto":
             self._done.wait(SYNC_LIMIT)
 

@@ -99,6 +99,9 @@ class ProcessRunner:
     ``deliver`` is called from a listener thread of this process.  Submitting a
     job while another runs kills the worker and starts a fresh one (forked from the
     warm forkserver: milliseconds), so the newest edit never waits for an old one.
+    The forkserver warms up in the background (seconds: it imports mathkit and loads
+    the compiled kernels); until it is :attr:`ready`, :meth:`submit` declines and the
+    caller computes the job itself.
     """
 
     def __init__(self, deliver: Deliver) -> None:
@@ -109,7 +112,13 @@ class ProcessRunner:
         self._busy = False
         self._proc: Any = None
         self._conn: Connection | None = None
-        self._start()
+        self.ready = threading.Event()
+        threading.Thread(target=self._boot, daemon=True, name="mathkit-workbench-boot").start()
+
+    def _boot(self) -> None:
+        with self._lock:
+            self._start()  # returns once the forkserver has imported mathkit.workbench.warm
+        self.ready.set()
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
@@ -119,8 +128,13 @@ class ProcessRunner:
         self._proc, self._conn = proc, parent
         threading.Thread(target=self._listen, args=(parent,), daemon=True, name="mathkit-workbench-listener").start()
 
-    def submit(self, gen: int, game: Game, reels: str) -> None:
-        """Compute the figures of edit ``gen``; a computation still running for an older edit is dropped."""
+    def submit(self, gen: int, game: Game, reels: str) -> bool:
+        """Compute the figures of edit ``gen`` (a computation still running for an older edit is dropped).
+
+        Returns ``False`` (and does nothing) while the worker is still warming up.
+        """
+        if not self.ready.is_set():
+            return False
         with self._lock:
             if self._busy or self._proc is None or not self._proc.is_alive():
                 self._stop()
@@ -128,6 +142,7 @@ class ProcessRunner:
             self._busy = True
             assert self._conn is not None
             self._conn.send((gen, game, reels))
+        return True
 
     def _stop(self) -> None:
         if self._proc is not None:
