@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ def pct(x: float, digits: int = 4) -> str:
     return f"{100 * x:.{digits}f}%"
 
 
-def one_in(p: float) -> str:
+def one_in(p: float | Fraction) -> str:
     """Odds ``p`` written as "1 in N"; beyond 1 in 10¹² in scientific notation.
 
     Examples

@@ -58,20 +58,20 @@ def win_bands(dist: WinDistribution, edges: tuple[int, ...] = BAND_EDGES) -> lis
     values = np.asarray(dist.values)
     unit = int(dist.unit)
     exact = dist.exact
-    total = int(dist.total) if exact else 1.0
+    total = int(dist.total) if exact else 1
     weights = dist.weights
     rtp_all = dist.rtp()
     masks = [values == 0]
     bounds: list[tuple[int | None, int | None]] = [(None, 0)]
     for i, lo in enumerate(edges):
-        hi = edges[i + 1] if i + 1 < len(edges) else None
+        hi: int | None = edges[i + 1] if i + 1 < len(edges) else None
         mask = values > lo * unit
         if hi is not None:
             mask &= values <= hi * unit
         masks.append(mask)
         bounds.append((lo, hi))
     out = []
-    for (lo, hi), mask in zip(bounds, masks, strict=True):
+    for (low, high), mask in zip(bounds, masks, strict=True):
         p = dist.prob(mask)
         if exact:
             credits = sum(int(v) * int(w) for v, w in zip(values[mask], weights[mask], strict=True))
@@ -79,7 +79,7 @@ def win_bands(dist: WinDistribution, edges: tuple[int, ...] = BAND_EDGES) -> lis
         else:
             rtp = float(np.dot(values[mask].astype(np.float64), weights[mask].astype(np.float64))) / unit
         share = rtp / rtp_all if rtp_all else 0 * rtp
-        out.append(Band(lo, hi, p, rtp, share))
+        out.append(Band(low, high, p, rtp, share))
     return out
 
 

@@ -16,10 +16,15 @@
 # %% [markdown]
 # # The workbench
 #
-# Pick a game and a reel set (the free-spin sets too), edit its strips, pays, features and targets, and read the exact RTP, σ, hit frequency, tables and plots as you edit.
-# The strip grid has one column per reel with stop numbers and stacks (┌ │ └): select a stop (shift-click for a block), pick its symbol, or insert, delete and move stops; *paste* takes columns copied from a spreadsheet; the text form stays for power users.
-# The *targets* tab compares the RTP with the declared RTP and σ and hit frequency with the bands of the game file, and *tune* proposes a change shown as a diff before it is applied.
-# *tables* has the hits and return of every combination, the exact ∂RTP per symbol per reel and the win bands; *compare* sets two versions side by side.
+# Pick a game and a reel set (the free-spin sets too) and edit its strips, pays, features and targets.
+# The exact RTP, σ, hit frequency, tables and plots follow every edit.
+# The strip grid has one column per reel with stop numbers and stacks (┌ │ └).
+# Select a stop (shift-click for a block), pick its symbol, or insert, delete and move stops.
+# *paste* takes columns copied from a spreadsheet; the text form stays for power users.
+# The *targets* tab compares the RTP with the declared RTP and σ and hit frequency with the bands of the game file.
+# There *tune* proposes a change, shown as a diff before it is applied.
+# *tables* has the hits and return of every combination, the exact ∂RTP per symbol per reel and the win bands.
+# *compare* sets two versions side by side.
 # An invalid edit shows what is wrong and keeps the last valid game; *undo* steps back.
 # *Save as* writes into `data/games/` atomically, as an edit of the file: only the edited values change.
 # The exact RTP comes first (milliseconds); σ, ∂RTP and the distribution follow from a worker process, with a progress line.
@@ -57,7 +62,8 @@ if RENDER:
 # %% [markdown]
 # ## Comparing two versions
 #
-# What a variant changes and what it does to the figures: here the game of `COMPARE` against a variant the tuner (`mathkit.tune`) makes for the RTP given, as a reviewer would receive an RTP variant.
+# What a variant changes and what it does to the figures, as a reviewer would receive an RTP variant.
+# Here: the game of `COMPARE` against the variant the tuner (`mathkit.tune`) makes for the RTP given.
 # Each figure is exact where it says so; Δ is B − A.
 
 # %%
@@ -74,4 +80,5 @@ comparison = compare_games(original, variant, labels=(f"{original.name} as shipp
 HTML(comparison_html(comparison))
 
 # %% [markdown]
-# The variant differs from the shipped game only in the strips and the declared RTP listed above, and its RTP is exactly the target within ±0.005 pp.
+# The variant differs from the shipped game only in the strips and the declared RTP listed above.
+# Its RTP is the target within ±0.005 pp, exactly.

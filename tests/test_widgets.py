@@ -21,7 +21,6 @@ from mathkit.io import load_game
 from mathkit.par import build_par
 from mathkit.rtp import component_rtp
 from mathkit.widgets import Workbench, build_workbench
-from mathkit.workbench.model import full_figures
 from mathkit.workbench.scheduler import SYNC_LIMIT
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import threading
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +124,7 @@ class ComparePanel(Panel):
         if choice == SAVED:
             if self.host.saved_game is None:
                 raise GameError("this game has not been saved yet", field="compare", fix="save it, or pick a file")
-            return self.host.saved_game  # type: ignore[no-any-return]
+            return self.host.saved_game
         return load_game(Path(self.host.data_dir) / choice.removeprefix("file "))
 
     def run(self, wait: bool = False) -> None:

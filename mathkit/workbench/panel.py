@@ -17,6 +17,7 @@ is a module with a subclass and one line in ``PANELS``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 import ipywidgets as widgets
@@ -32,6 +33,9 @@ class Host(Protocol):
 
     game: Game
     reels: str
+    path: Path | None
+    data_dir: Path
+    saved_game: Game | None
     quick: Quick | None
     saved_quick: Quick | None
 

@@ -21,7 +21,8 @@ from ..report import one_in
 from ..rtp import ComponentRTP
 from ..sensitivity import SymbolSensitivity
 from ..volatility import win_bands
-from .panel import Panel, html as html_widget
+from .panel import Panel
+from .panel import html as html_widget
 from .views import pct, table_html
 
 __all__ = ["TablesPanel", "bands_html", "hit_table_html", "sensitivity_html"]

@@ -52,9 +52,9 @@ def sd_figure(game: Game, reels: str) -> Sd:
     """σ per total bet of a play from reel set ``reels`` (the round at the moments level)."""
     a = analyse(game, reels, level="moments")
     out = a.outcome
-    if out.m2 is None:  # a transform raised the level: the distribution has it
-        assert out.dist is not None
-        return Sd(out.dist.sd_per_bet(), out.method)
+    if out.m2 is None:  # a transform (a cap) needs the distribution: the PAR sheet has σ then
+        par = build_par(game, reels)
+        return Sd(par.sd.value, par.sd.method)
     var = out.m2 - out.mean * out.mean
     return Sd(math.sqrt(max(float(var), 0.0)) / a.total_bet, out.method)
 
