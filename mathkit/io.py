@@ -184,9 +184,10 @@ def dumps_like(game: Game, template: str) -> str:
 
     Only the values that differ between the template's game and ``game`` change
     (:func:`mathkit.tomledit.update_text`); the result is read back and must be
-    ``game`` exactly.  When the template is not a valid game, or the edit would not
-    read back as ``game``, the canonical :func:`dump_game` text is returned and a
-    :class:`StyleLostWarning` says why.
+    ``game`` exactly.  A template that is not a valid game has no layout to keep:
+    the canonical :func:`dump_game` text is returned.  When the edit would not read
+    back as ``game``, the canonical text is returned too and a
+    :class:`StyleLostWarning` says so.
 
     Examples
     --------
@@ -200,19 +201,17 @@ def dumps_like(game: Game, template: str) -> str:
     >>> len(new.splitlines()) == len(text.splitlines())
     True
     """
-    why = ""
     try:
         before = loads_game(template)
+    except GameError:
+        return dump_game(game)
+    text = update_text(template, game_to_dict(before), game_to_dict(game))
+    try:
+        if loads_game(text) == game:
+            return text
+        why = "the edited text did not read back as the game"
     except GameError as exc:
-        why = f"the file it replaces is not a valid game ({exc})"
-    else:
-        text = update_text(template, game_to_dict(before), game_to_dict(game))
-        try:
-            if loads_game(text) == game:
-                return text
-            why = "the edited text did not read back as the game"
-        except GameError as exc:
-            why = f"the edited text did not read back ({exc})"
+        why = f"the edited text did not read back ({exc})"
     warnings.warn(f"{game.name}: saved in the canonical layout, comments and layout not kept: {why}",
                   StyleLostWarning, stacklevel=2)
     return dump_game(game)

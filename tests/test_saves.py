@@ -141,11 +141,25 @@ def test_save_as_new_file_follows_its_template(tmp_path: Path) -> None:
     assert load_game(plain) == game
 
 
-def test_a_template_that_is_not_a_game_falls_back_with_a_warning() -> None:
+def test_a_template_that_is_not_a_game_is_replaced_by_the_canonical_text() -> None:
     game = load_game(ROOT / "data" / "games" / "classic_3reel.toml")
-    with pytest.warns(StyleLostWarning, match="not a valid game"):
-        text = dumps_like(game, "name = 3\n")
-    assert "# A classic" not in text
+    text = dumps_like(game, "name = 3\n")
+    assert "# A classic" not in text and load_game_text(text) == game
+
+
+def test_an_edit_that_would_not_read_back_falls_back_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    src = ROOT / "data" / "games" / "classic_3reel.toml"
+    game = dataclasses.replace(load_game(src), declared_rtp=Fraction("0.9"))
+    monkeypatch.setattr("mathkit.io.update_text", lambda text, before, after: text)  # an edit that changes nothing
+    with pytest.warns(StyleLostWarning, match="did not read back as the game"):
+        text = dumps_like(game, src.read_text())
+    assert load_game_text(text) == game
+
+
+def load_game_text(text: str) -> Game:
+    from mathkit.io import loads_game
+
+    return loads_game(text)
 
 
 # --------------------------------------------------------------------------- file modes

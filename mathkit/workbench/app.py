@@ -133,6 +133,7 @@ class Workbench:
         numbers.add_class("mk-numbers")
         top = widgets.HBox([self.game_picker, self.reels_picker, self.undo_button])
         body = widgets.HBox([widgets.VBox([self.editor_tabs], layout=widgets.Layout(width="62%")), numbers])
+        body.add_class("mk-body")
         self.widget = widgets.VBox([widgets.HTML(f"<style>{CSS}</style>"), top, self.error, self.targets.warnings, body,
                                     self.status, self.figures.widget if self.figures.live else self.figures.placeholder])
         self.widget.add_class("mk-workbench")
@@ -277,6 +278,8 @@ class Workbench:
         self.par = None
         self.error.value = self.status.value = ""
         self.figures.reset()
+        if self.figures.live:
+            self.widget.children = (*self.widget.children[:-1], self.figures.widget)
         self._load()
 
     # ------------------------------------------------------------------ figures

@@ -24,6 +24,8 @@ the whole figure is rebuilt.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
+from types import SimpleNamespace
 from typing import Any
 
 import ipywidgets as widgets
@@ -32,7 +34,8 @@ from plotly.subplots import make_subplots
 
 from .. import plots
 from ..game import Game
-from ..par import ParSheet
+from ..distribution import WinDistribution
+from ..par import Z, ParSheet
 from ..volatility import exceedance_points
 from .model import Quick
 
@@ -41,6 +44,7 @@ __all__ = ["FIGURES", "FigureSet", "Panel", "dashboard"]
 #: panel -> (row, column) of the subplot grid
 FIGURES: dict[str, tuple[int, int]] = {"components": (1, 1), "symbols": (1, 2), "distribution": (2, 1),
                                        "range": (2, 2)}
+RANGE_TITLE = "RTP range after N spins (RTP ± VI/√N)"
 #: points of the exceedance curve drawn (exact values, spread evenly on the log axis)
 CURVE_POINTS = 300
 _AXIS_KEYS = ("type", "tickformat", "title", "autorange", "range", "exponentformat")
@@ -101,6 +105,16 @@ def dashboard(panels: Mapping[str, go.Figure]) -> tuple[go.Figure, dict[str, lis
     return fig, index
 
 
+def _waiting(rtp: float) -> dict[str, go.Figure]:
+    """The distribution and range panels before the PAR sheet: their traces, empty (a rebuild of a figure a
+    browser already shows breaks plotly's view, so every trace exists from the start)."""
+    curve = plots.win_distribution(WinDistribution.from_counts([0], [1]))
+    spread = plots.rtp_range(SimpleNamespace(rtp=rtp, volatility_index={k: 0.0 for k in Z}))
+    for fig in (curve, spread):
+        fig.layout.title.text = "… computing"
+    return {"distribution": curve, "range": spread}
+
+
 class Panel:
     """One panel's traces and title (a read-only view for tests and scripts)."""
 
@@ -132,8 +146,16 @@ class FigureSet:
         return Panel(self.widget, self.index.get(name, []), title)
 
     def reset(self) -> None:
-        """Forget the panels (another game): the next update rebuilds the figure."""
+        """Another game: a new figure (a live one is a new widget; plotly's view of a figure it already shows
+        breaks when all its traces are replaced, so the workbench puts the new widget in the old one's place)."""
         self.sources.clear()
+        self._symbol_series = ()
+        if self.live:
+            self.widget.close()
+            self.widget = go.FigureWidget()
+            self.widget.add_class("mk-figures")
+        else:
+            self.widget = go.Figure()
 
     def _rebuild(self, **changed: go.Figure) -> None:
         self.sources.update(changed)
@@ -155,9 +177,11 @@ class FigureSet:
         """
         if not self.live:
             return
-        values = self.widget._trait_values  # the figure itself, not a copy: later in-place updates are in it too
-        values["_widget_layout"] = self.widget._layout_obj._props
-        values["_widget_data"] = self.widget._data
+        # copies, as plotly's own _repr_mimebundle_ makes: plotly later strips default properties from
+        # _widget_layout in place, which must not touch the figure itself
+        values = self.widget._trait_values
+        values["_widget_layout"] = deepcopy(self.widget._layout_obj._props)
+        values["_widget_data"] = deepcopy(self.widget._data)
 
     def _title(self, name: str, text: str) -> None:
         self.widget.layout.annotations[list(FIGURES).index(name)].text = text
@@ -182,10 +206,12 @@ class FigureSet:
             quick_data = self._quick_data(quick, game, reels)
             if quick_data is None:
                 sym = plots.rtp_by_symbol(quick.base)
-                for comp, value in quick.breakdown.items():
+                for i, (comp, value) in enumerate(quick.breakdown.items()):
                     if comp not in quick.base.components:
-                        sym.add_bar(name=comp, x=[comp], y=[float(value)])
+                        sym.add_bar(name=comp, x=[comp], y=[float(value)], marker_color=plots.component_colour(comp, i))
                 rebuild.update(components=plots.rtp_by_component(quick.breakdown), symbols=sym)
+                if par is None:  # empty panels of the right shape: the PAR sheet then only fills them in place
+                    rebuild.update(_waiting(float(quick.rtp)))
         if par is not None and ("distribution" not in self.sources or "range" not in self.sources):
             rebuild.update(distribution=plots.win_distribution(par.distribution, max_points=CURVE_POINTS),
                            range=plots.rtp_range(par))
@@ -227,6 +253,7 @@ class FigureSet:
         (curve,) = self._traces("distribution")
         curve.x, curve.y = exceedance_points(dist, CURVE_POINTS)
         self._title("distribution", f"P(win ≥ x × bet) (P(no win) = {float(1 - par.hit_frequency.value):.4f})")
+        self._title("range", RANGE_TITLE)
         r = float(par.rtp.value)
         bands = plots.rtp_range_bands(r, par.volatility_index)
         ys: list[list[float]] = []

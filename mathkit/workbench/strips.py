@@ -109,7 +109,7 @@ class StripPanel(Panel):
         self.columns, self.areas = [], []
         cols: list[widgets.Widget] = []
         for r in range(rs.n_reels):
-            col = widgets.SelectMultiple(rows=min(_ROWS, len(rs.strips[r])), layout=widgets.Layout(width="150px"))
+            col = widgets.SelectMultiple(rows=min(_ROWS, len(rs.strips[r])), layout=widgets.Layout(width="124px"))
             col.add_class(f"mk-grid-{r}")
             col.add_class("mk-grid")
             col.observe(lambda ch, r=r: self._selected_in(r, ch["new"]), "value")
@@ -129,6 +129,7 @@ class StripPanel(Panel):
         def options() -> None:
             self.symbol.options = list(game.symbol_names)
             self.paste_reel.options = [(f"reel {r + 1}", r) for r in range(rs.n_reels)]
+            self.paste_reel.value = 0
             self.reel = 0
         self.host.suppressed(options)
         self.refresh()

@@ -137,10 +137,12 @@ class TargetsPanel(Panel):
         self.sd: float | None = None
         self.hf: float | None = None
         self.coins: dict[int, Fraction | float] = {}
-        self.rtp_box = widgets.Text(description="target RTP %", layout=widgets.Layout(width="220px"), continuous_update=False)
+        wide = {"description_width": "initial"}
+        self.rtp_box = widgets.Text(description="target RTP %", layout=widgets.Layout(width="220px"), continuous_update=False,
+                                    style=wide)
         self.rtp_box.add_class("mk-target-rtp")
         self.bands = {(k, i): widgets.Text(description=f"{label} {'low' if i == 0 else 'high'}", continuous_update=False,
-                                           layout=widgets.Layout(width="200px"))
+                                           layout=widgets.Layout(width="220px"), style=wide)
                       for k, label in (("sd", "σ"), ("hit_frequency", "hit freq. %")) for i in (0, 1)}
         for (k, i), box in self.bands.items():
             box.add_class(f"mk-target-{k.replace('_', '-')}-{'lo' if i == 0 else 'hi'}")
