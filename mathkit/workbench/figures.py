@@ -26,16 +26,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from copy import deepcopy
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .. import plots
-from ..game import Game
 from ..distribution import WinDistribution
-from ..par import Z, ParSheet
+from ..game import Game
+from ..par import ParSheet, Z
 from ..volatility import exceedance_points
 from .model import Quick
 
@@ -109,7 +109,7 @@ def _waiting(rtp: float) -> dict[str, go.Figure]:
     """The distribution and range panels before the PAR sheet: their traces, empty (a rebuild of a figure a
     browser already shows breaks plotly's view, so every trace exists from the start)."""
     curve = plots.win_distribution(WinDistribution.from_counts([0], [1]))
-    spread = plots.rtp_range(SimpleNamespace(rtp=rtp, volatility_index={k: 0.0 for k in Z}))
+    spread = plots.rtp_range(cast(Any, SimpleNamespace(rtp=rtp, volatility_index={k: 0.0 for k in Z})))
     for fig in (curve, spread):
         fig.layout.title.text = "… computing"
     return {"distribution": curve, "range": spread}
