@@ -278,9 +278,10 @@ class Workbench:
         self.par = None
         self.error.value = self.status.value = ""
         self.figures.reset()
-        if self.figures.live:
-            self.widget.children = (*self.widget.children[:-1], self.figures.widget)
         self._load()
+        if self.figures.live:  # the new figure in the old one's place
+            with self.scheduler.lock:
+                self.widget.children = (*self.widget.children[:-1], self.figures.widget)
 
     # ------------------------------------------------------------------ figures
     def _refresh(self, initial: bool = False) -> None:

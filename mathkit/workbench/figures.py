@@ -7,11 +7,10 @@ The panels: RTP by component, RTP by symbol, the exceedance curve P(win ≥ x)
 and the RTP range (the symbol counts are in the strip editor's table).
 
 Updates are small messages: only changed traces, the exceedance curve thinned
-to :data:`CURVE_POINTS` exact points.  The figure's initial state (what a view
-opened later, e.g. after reloading the page, starts from) is kept current
-without a message to the views already open (:meth:`FigureSet.sync_state`):
-sending the whole figure after every edit (0.3–1 MB) kept the browser and the
-kernel busy for up to a second, during which the next edit waited.
+to :data:`CURVE_POINTS` exact points.  The widget's state is the figure itself
+(:meth:`FigureSet.sync_state`), never sent again as a whole: sending the whole
+figure after every edit (0.3–1 MB) kept the browser and the kernel busy for up
+to a second, during which the next edit waited.
 
 Each panel is drawn from the :mod:`mathkit.plots` figure of the same name (same
 look as the reports) and placed on a subplot.  Later edits change only the trace
@@ -24,7 +23,6 @@ the whole figure is rebuilt.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from copy import deepcopy
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -167,21 +165,19 @@ class FigureSet:
         self.sync_state()
 
     def sync_state(self) -> None:
-        """Copy the figure into the widget's initial state, read by browser views made from now on.
+        """Make the widget's state (what a view opened from now on starts from) the figure as it is now.
 
         ``FigureWidget`` does this only in its own ``_repr_mimebundle_``, which is not called
-        when the figure is displayed inside a box: without it a page opened after an update
-        (Voilà, a reloaded notebook) would show the figure as it was when the widget was made.
-        Views already open follow the in-place updates, so the state is written without a message
-        to them (a view asks the kernel for the state when it opens).
+        when the figure is displayed inside a box, and by a message holding the whole figure.
+        Here the state *is* the figure (no copy, no message): a page opened later (Voilà, a
+        reloaded notebook) draws the figure as it is then, and the views already open follow
+        the in-place updates.  (Views in Voilà 0.5 here draw the figure as it is when the page
+        opens and do not apply later in-place updates; the labels and tables do follow.)
         """
-        if not self.live:
-            return
-        # copies, as plotly's own _repr_mimebundle_ makes: plotly later strips default properties from
-        # _widget_layout in place, which must not touch the figure itself
-        values = self.widget._trait_values
-        values["_widget_layout"] = deepcopy(self.widget._layout_obj._props)
-        values["_widget_data"] = deepcopy(self.widget._data)
+        if self.live:
+            values = self.widget._trait_values
+            values["_widget_layout"] = self.widget._layout_obj._props
+            values["_widget_data"] = self.widget._data
 
     def _title(self, name: str, text: str) -> None:
         self.widget.layout.annotations[list(FIGURES).index(name)].text = text
