@@ -7,10 +7,11 @@ The panels: RTP by component, RTP by symbol, the exceedance curve P(win ≥ x)
 and the RTP range (the symbol counts are in the strip editor's table).
 
 Updates are small messages: only changed traces, the exceedance curve thinned
-to :data:`CURVE_POINTS` exact points.  The widget's state is the figure itself
-(:meth:`FigureSet.sync_state`), never sent again as a whole: sending the whole
-figure after every edit (0.3–1 MB) kept the browser and the kernel busy for up
-to a second, during which the next edit waited.
+to :data:`CURVE_POINTS` exact points.  The whole figure is sent once, when it is
+displayed (:meth:`FigureSet.sync_state`); sending it again after every edit
+(0.3–1 MB) kept the browser and the kernel busy for up to a second, during which
+the next edit waited.  A page reloaded later starts from the figure as first
+displayed and catches up with the next edit.
 
 Each panel is drawn from the :mod:`mathkit.plots` figure of the same name (same
 look as the reports) and placed on a subplot.  Later edits change only the trace
@@ -23,6 +24,7 @@ the whole figure is rebuilt.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -162,22 +164,21 @@ class FigureSet:
             self.widget.data = ()
         self.widget.add_traces(list(fig.data))
         self.widget.layout = fig.layout
-        self.sync_state()
 
     def sync_state(self) -> None:
-        """Make the widget's state (what a view opened from now on starts from) the figure as it is now.
+        """Copy the figure into the widget's initial state, read by the views made from it: call before display.
 
         ``FigureWidget`` does this only in its own ``_repr_mimebundle_``, which is not called
-        when the figure is displayed inside a box, and by a message holding the whole figure.
-        Here the state *is* the figure (no copy, no message): a page opened later (Voilà, a
-        reloaded notebook) draws the figure as it is then, and the views already open follow
-        the in-place updates.  (Views in Voilà 0.5 here draw the figure as it is when the page
-        opens and do not apply later in-place updates; the labels and tables do follow.)
+        when the figure is displayed inside a box.  It must not be done later: the widget's
+        model in the browser keeps its own copy, updated by the in-place updates, and plotly
+        compares the two (a later copy made the browser's model fail and stop following).
+        Views in Voilà 0.5 here draw the figure as it is when the page opens and do not apply
+        later in-place updates (the labels and tables do follow): the workbench notebook waits
+        for the first PAR sheet before it shows the workbench in Voilà.
         """
         if self.live:
-            values = self.widget._trait_values
-            values["_widget_layout"] = self.widget._layout_obj._props
-            values["_widget_data"] = self.widget._data
+            self.widget._widget_layout = deepcopy(self.widget._layout_obj._props)
+            self.widget._widget_data = deepcopy(self.widget._data)
 
     def _title(self, name: str, text: str) -> None:
         self.widget.layout.annotations[list(FIGURES).index(name)].text = text
@@ -223,7 +224,6 @@ class FigureSet:
                 self._components(par)
                 if "distribution" not in rebuild:
                     self._full_data(par)
-        self.sync_state()
 
     def _quick_data(self, quick: Quick, game: Game, reels: str) -> dict[str, tuple[list[str], list[float]]] | None:
         """The symbol series, or ``None`` when the panels must be redrawn."""
