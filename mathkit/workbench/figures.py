@@ -46,7 +46,7 @@ FIGURES: dict[str, tuple[int, int]] = {"components": (1, 1), "symbols": (1, 2), 
                                        "range": (2, 2)}
 RANGE_TITLE = "RTP range after N spins (RTP ± VI/√N)"
 #: points of the exceedance curve drawn (exact values, spread evenly on the log axis)
-CURVE_POINTS = 300
+CURVE_POINTS = 200
 _AXIS_KEYS = ("type", "tickformat", "title", "autorange", "range", "exponentformat")
 #: panels with a legend, and the legend each uses (drawn right of the panel)
 _LEGENDS = {"symbols": "legend"}
