@@ -262,7 +262,10 @@ class Workbench:
     def _on_game_pick(self, change: dict[str, Any]) -> None:
         if self._suppress or not change["new"]:
             return
-        self.open(self.data_dir / str(change["new"]))
+        picked = self.data_dir / str(change["new"])
+        if self.path is not None and picked.resolve() == self.path.resolve():
+            return  # the file being edited (the browser echoing the picker after a save): nothing to open
+        self.open(picked)
 
     def open(self, path: str | Path) -> None:
         """Load another game file (an invalid file shows its error and keeps the current game)."""

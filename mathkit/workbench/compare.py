@@ -67,6 +67,7 @@ def compare_games(a: Game, b: Game, reels: str | None = None, labels: tuple[str,
     Examples
     --------
     >>> import dataclasses
+    >>> from fractions import Fraction
     >>> from mathkit.io import load_game
     >>> a = load_game("data/games/classic_3reel.toml")
     >>> c = compare_games(a, dataclasses.replace(a, declared_rtp=Fraction("0.9")))

@@ -40,7 +40,7 @@ def box_width(values: list[int], description: str = "") -> str:
     Examples
     --------
     >>> box_width([5, 100]), box_width([5000], "3 ×")
-    ('76px', '116px')
+    ('68px', '100px')
     """
     digits = max(len(str(v)) for v in values) + 2
     return f"{28 + 8 * digits + 8 * len(description)}px"

@@ -156,8 +156,8 @@ def table_html(head: tuple[str, ...], body: str, cls: str, caption: str = "") ->
 
     Examples
     --------
-    >>> table_html(("a", "b"), "<tr><td>1</td><td>2</td></tr>", "t")[:40]
-    "<table class='mk-table t'><caption style"
+    >>> table_html(("a", "b"), "<tr><td>1</td><td>2</td></tr>", "t")
+    "<table class='mk-table t'><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
     """
     cap = f"<caption style='caption-side:bottom;text-align:left;color:#666;font-size:85%'>{html.escape(caption)}</caption>" \
         if caption else ""
