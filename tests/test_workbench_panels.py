@@ -272,3 +272,19 @@ def test_saved_files_follow_the_umask_and_keep_the_layout(bench: Workbench, game
     diff = [d for d in difflib.unified_diff(src.splitlines(), out.read_text().splitlines(), lineterm="", n=0)
             if d[:1] in "+-" and not d.startswith(("---", "+++"))]
     assert diff == ["-L5 = { 3 = 6, 4 = 25, 5 = 100 }", "+L5 = { 3 = 7, 4 = 25, 5 = 100 }"]
+
+
+def test_the_picker_echoed_after_a_save_does_not_reopen_the_game(bench: Workbench) -> None:
+    bench.pay_inputs[("H1", 5, 0)].value = 3000
+    out = bench.save_as("echo")
+    assert out is not None
+    figure = bench.figures.widget
+    bench.game_picker.value = "benchmark_5x3.toml"  # another file: opened
+    bench.game_picker.value = "echo.toml"
+    assert bench.history == [] and bench.figures.widget is not figure
+    bench.pay_inputs[("H1", 5, 0)].value = 3100
+    bench.save_as("echo", overwrite=True)
+    figure, history = bench.figures.widget, list(bench.history)
+    bench.game_picker.value = None
+    bench.game_picker.value = "echo.toml"  # what the browser sends back after the save: the same file
+    assert bench.history == history and bench.figures.widget is figure
