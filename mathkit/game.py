@@ -33,6 +33,7 @@ __all__ = [
     "ReelSet",
     "ScatterPay",
     "Symbol",
+    "Targets",
 ]
 
 SymbolKind = Literal["regular", "wild", "scatter", "bonus"]
@@ -314,6 +315,34 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class Targets:
+    """What the designer aims at (``[targets]`` in the game file): an RTP with a tolerance, optional bands.
+
+    ``rtp`` defaults to the declared RTP; ``sd`` (σ per total bet of a whole
+    play) and ``hit_frequency`` are ``(low, high)`` bands, ``None`` when not set.
+
+    Examples
+    --------
+    >>> t = Targets(Fraction(95, 100), sd=(5.5, 6.5))
+    >>> t.rtp_band
+    (Fraction(18999, 20000), Fraction(19001, 20000))
+    """
+
+    rtp: Fraction | None = None
+    rtp_tolerance: Fraction = Fraction(5, 100_000)
+    sd: tuple[float, float] | None = None
+    hit_frequency: tuple[float, float] | None = None
+
+    @property
+    def rtp_band(self) -> tuple[Fraction, Fraction] | None:
+        return None if self.rtp is None else (self.rtp - self.rtp_tolerance, self.rtp + self.rtp_tolerance)
+
+    @property
+    def empty(self) -> bool:
+        return self == Targets()
+
+
+@dataclass(frozen=True)
 class Game:
     """A slot game: symbols, reel sets, pays, bet model and features.
 
@@ -335,6 +364,7 @@ class Game:
     features: tuple[Feature, ...] = ()
     readings: tuple[Reading, ...] = ()
     description: str = ""
+    targets: Targets = Targets()
 
     # --- look-ups -----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
@@ -368,6 +398,13 @@ class Game:
         if rs.declared_rtp is not None:
             return rs.declared_rtp
         return self.declared_rtp if rs.name == self.default_reels else None
+
+    def target_rtp(self, reels: str | None = None) -> Fraction | None:
+        """The RTP aimed at on reel set ``reels``: ``[targets] rtp`` for the default set, else the declared RTP."""
+        rs = self.reel_set(reels)
+        if self.targets.rtp is not None and rs.name == self.default_reels:
+            return self.targets.rtp
+        return self.declared_for(reels)
 
     def feature(self, name: str) -> Feature:
         """The feature called ``name``."""
