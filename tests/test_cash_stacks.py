@@ -32,13 +32,14 @@ def game(chain: str = "pass", strips: tuple[tuple[str, ...], ...] | None = None,
     strips = strips or (("X", "P", "A"), ("P", "J", "A"), ("Y", "P", "A"))
     return Game(
         name="cash",
-        symbols=(Symbol("A"), Symbol("X", "bonus", value=values[0]), Symbol("Y", "bonus", value=values[1]),
-                 Symbol("P", "bonus"), Symbol("J", "bonus", mark="jackpot")),
+        symbols=(Symbol("A"), Symbol("X", "bonus"), Symbol("Y", "bonus"), Symbol("P", "bonus"),
+                 Symbol("J", "bonus", mark="jackpot")),
         reel_sets=(ReelSet("base", strips, (rows,) * 3),),
         line_pays=(PayEntry("A", ("A",), ((3, (50,)),)),),
         bet=Bet(1, total=10),
         paylines=((0, 0, 0),),
-        features=(CashStacks(name="cash_stacks", activators=("X", "Y"), reels=(1, 3), prizes=PRIZES,
+        features=(CashStacks(name="cash_stacks", activators=(("X", values[0]), ("Y", values[1])), reels=(1, 3),
+                             prizes=PRIZES,
                              chain="pass" if chain == "pass" else "restart"),
                   Jackpots(name="jackpots", requires=("X", "Y"), prizes=(("Mini", 10), ("Grand", 500)),
                            reveal=(("Mini", 3), ("Grand", 1)))),
@@ -128,7 +129,7 @@ def test_fractional_activator_values() -> None:
     assert isinstance(block, CashStacks)
     a, cells = block.window_values(g, [["X", "A", "A"], ["A", "P", "A"], ["Y", "A", "A"]])
     assert (a, total(cells)) == (3, 3)
-    assert block.scale(g) == 2
+    assert block.scale() == 2
 
 
 def test_a_tiny_game_by_hand() -> None:
@@ -164,11 +165,14 @@ def test_the_game_file_round_trips() -> None:
 
 
 @pytest.mark.parametrize(("table", "field"), [
-    ('activators = ["A"]\nreels = [1, 3]\nprizes = ["P"]', "cash_stacks.activators[0]"),
-    ('activators = ["X"]\nreels = [1, 3]\nprizes = ["P"]\nchain = "skip"', "cash_stacks.chain"),
-    ('activators = ["X"]\nreels = [2]\nprizes = ["P"]', "reels.base.strips[0][0]"),
-    ('activators = ["X"]\nreels = [1, 9]\nprizes = ["P"]', "cash_stacks.reels"),
-    ('activators = ["X"]\nreels = [1]\nprizes = ["P"]\nextra = 1', "cash_stacks.extra"),
+    ('activators = { A = 2 }\nreels = [1, 3]\nprizes = ["P"]', "cash_stacks.activators.A"),
+    ('activators = { X = 0 }\nreels = [1, 3]\nprizes = ["P"]', "cash_stacks.activators.X"),
+    ('activators = { X = "1/3" }\nreels = [1, 3]\nprizes = ["P"]', "cash_stacks.activators.X"),
+    ('activators = ["X"]\nreels = [1, 3]\nprizes = ["P"]', "cash_stacks.activators"),
+    ('activators = { X = 2 }\nreels = [1, 3]\nprizes = ["P"]\nchain = "skip"', "cash_stacks.chain"),
+    ('activators = { X = 2 }\nreels = [2]\nprizes = ["P"]', "reels.base.strips[0][0]"),
+    ('activators = { X = 2 }\nreels = [1, 9]\nprizes = ["P"]', "cash_stacks.reels"),
+    ('activators = { X = 2 }\nreels = [1]\nprizes = ["P"]\nextra = 1', "cash_stacks.extra"),
 ])
 def test_bad_tables_name_the_field(table: str, field: str) -> None:
     text = f"""
@@ -180,7 +184,6 @@ total = 10
 [symbols.A]
 [symbols.X]
 kind = "bonus"
-value = 2
 [symbols.P]
 kind = "bonus"
 [reels.base]

@@ -48,14 +48,14 @@ def prince_like(draw: st.DrawFn) -> Game:
     g = Game(
         name="prince-like",
         symbols=(Symbol("A"), Symbol("B"), Symbol("W", "wild", ("A", "B"), (2,)),
-                 *(Symbol(s, "bonus", value=v) for s, v in VALUES.items()),
+                 *(Symbol(s, "bonus") for s in VALUES),
                  Symbol("P", "bonus"), Symbol("J", "bonus", mark="jackpot")),
         reel_sets=(ReelSet("base", tuple(strips), (3, 3, 3)),),
         line_pays=(PayEntry("A", ("A",), ((2, (1,)), (3, (6,)))), PayEntry("B", ("B",), ((3, (4,)),))),
         bet=Bet(1, total=BET),
         paylines=((0, 0, 0), (1, 1, 1), (2, 2, 2)),
         features=(VariableHeights(name="variable_heights", heights=tuple(sorted(heights)), lines_per_row=1),
-                  CashStacks(name="cash_stacks", activators=("X", "Y"), reels=(1, 3), prizes=("P", "J"),
+                  CashStacks(name="cash_stacks", activators=tuple(VALUES.items()), reels=(1, 3), prizes=("P", "J"),
                              chain=draw(st.sampled_from(["pass", "restart"]))),
                   Jackpots(name="jackpots", requires=("X", "Y"), prizes=JACKPOTS, reveal=reveal)),
     )

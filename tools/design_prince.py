@@ -54,7 +54,7 @@ PAYTABLE: dict[str, dict[int, int]] = {  # credits per line at a total bet of 50
 }
 ACTIVATORS = {"ACT1": 1, "ACT2": 2, "ACT3": 3, "ACT4": 4, "ACT5": 5}
 JACKPOTS = {"Mini": 10, "Minor": 20, "Major": 200, "Grand": 500}
-REVEAL = {"Mini": 9200, "Minor": 650, "Major": 145, "Grand": 5}
+REVEAL = {"Mini": 9172, "Minor": 666, "Major": 157, "Grand": 5}  # as tuned (--tune)
 HEIGHTS = {3: 420, 4: 260, 5: 170, 6: 100, 7: 50}
 RARE = 5  # on reel 3, a stop whose window can show the jackpot PRIZE has weight 1, every other stop this weight
 GROW = {3: "1/4", 4: "1/5", 5: "1/6", 6: "1/7"}
@@ -177,8 +177,8 @@ READINGS = [
      "The Cash Activate Stacks and jackpot rules pay credit values that lie on no line; the sentence is read as "
      "\"symbol combinations pay on lines only\"."),
     ("ACTIVATOR will appear with a credit value: 1x - 5x total bet.",
-     "Five activator symbols ACT1-ACT5 carry 1-5 x the total bet (their value field); how often each value shows is "
-     "the strips' composition on reels 1 and 5.",
+     "Five activator symbols ACT1-ACT5 carry 1-5 x the total bet (cash_stacks.activators); how often each value "
+     "shows is the strips' composition on reels 1 and 5.",
      "The value shows on the symbol as it lands; strip symbols keep every value's frequency in the data and make the "
      "cash an exact per-stop quantity."),
     ("each ACTIVATOR will assign its value to the lowest PRIZE symbol in each PRIZE symbol stack on each reel. / "
@@ -242,7 +242,7 @@ def game_dict(reveal: dict[str, int]) -> dict[str, Any]:
         "paylines": paylines(),
         "bet": {"lines": 30, "total": TOTAL_BET, "coins": [1]},
         "variable_heights": {"heights": {str(h): w for h, w in HEIGHTS.items()}, "lines_per_row": 10},
-        "cash_stacks": {"activators": list(ACTIVATORS), "reels": [1, 5], "prizes": ["PRIZE", "PRIZE_J"],
+        "cash_stacks": {"activators": ACTIVATORS, "reels": [1, 5], "prizes": ["PRIZE", "PRIZE_J"],
                         "skip": "jackpot", "chain": "pass"},
         "jackpots": {"mark": "jackpot", "requires": list(ACTIVATORS), "prizes": JACKPOTS, "reveal": reveal},
         "free_games": {"trigger": "SCATTER", "awards": {"3": 10}, "retriggers": {"3": 10}, "reels": "base",
@@ -252,13 +252,124 @@ def game_dict(reveal: dict[str, int]) -> dict[str, Any]:
             "SCATTER": {"kind": "scatter"},
             "PRIZE": {"kind": "bonus"},
             "PRIZE_J": {"kind": "bonus", "mark": "jackpot"},
-            **{a: {"kind": "bonus", "value": v} for a, v in ACTIVATORS.items()},
+            **{a: {"kind": "bonus"} for a in ACTIVATORS},
             **{s: {} for s in REGULAR},
         },
         "reels": {"base": {"rows": 7, "strips": strips, "weights": weights(strips)}},
         "paytable": {s: {str(k): v for k, v in p.items()} for s, p in PAYTABLE.items()},
         "readings": [{"rule": r, "reading": x, "reason": y} for r, x, y in READINGS],
     }
+
+
+def _q(text: str) -> str:
+    """A TOML basic string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _inline(table: dict[Any, Any]) -> str:
+    return "{ " + ", ".join(f"{k} = {_q(v) if isinstance(v, str) else v}" for k, v in table.items()) + " }"
+
+
+def render(reveal: dict[str, int]) -> str:
+    """The game file, laid out for a reader: the same data as :func:`game_dict`, with comments."""
+    d = game_dict(reveal)
+    lines = [
+        "# Prince of Riches — the game as we designed it (none of it is published): strips, pays, the height law,",
+        "# the activators' values, the jackpot reveal law and the free games' growth are ours; every rule reading",
+        "# is in [[readings]] at the end.  Written by tools/design_prince.py (the design and the RTP tuning);",
+        "# the RTP (96.00%) is computed by `mathkit par data/games/prince_of_riches.toml`.",
+        f"name = {_q(d['name'])}",
+        f"description = {_q(d['description'])}",
+        'pay_mode = "lines"',
+        'declared_rtp = "24/25"   # 96.00%',
+        'default_reels = "base"',
+        "",
+        "# 70 lines over 7 rows (rows from the top, 0); the first 10·h are active at height h: lines 31-40 reach",
+        "# row 3, 41-50 row 4, 51-60 row 5, 61-70 row 6",
+        "paylines = [",
+    ]
+    pl = d["paylines"]
+    for i in range(0, len(pl), 5):
+        lines.append("  " + ", ".join(str(x) for x in pl[i:i + 5]) + ",")
+    lines += [
+        "]",
+        "",
+        "# the total bet is fixed at 50 credits whatever the height; line pays are credits per line at that bet",
+        "[bet]",
+        "lines = 30",
+        f"total = {TOTAL_BET}",
+        "coins = [1]",
+        "",
+        "# the base game draws the height of every spin: rows = weight; 10 lines per row",
+        "[variable_heights]",
+        f"heights = {_inline(HEIGHTS)}",
+        "lines_per_row = 10",
+        "",
+        "# activators (× total bet) on reels 1 and 5; PRIZE stacks on every reel; a jackpot PRIZE is skipped and",
+        "# the value passes on to the next eligible PRIZE above it (\"restart\" would start the chain again)",
+        "[cash_stacks]",
+        f"activators = {_inline(ACTIVATORS)}",
+        "reels = [1, 5]",
+        'prizes = ["PRIZE", "PRIZE_J"]',
+        'skip = "jackpot"',
+        'chain = "pass"',
+        "",
+        "# each jackpot PRIZE reveals one jackpot, drawn with these weights, when an activator shows",
+        "[jackpots]",
+        'mark = "jackpot"',
+        f"requires = [{', '.join(_q(a) for a in ACTIVATORS)}]",
+        f"prizes = {_inline(JACKPOTS)}   # × total bet",
+        f"reveal = {_inline(reveal)}",
+        "",
+        "# 3+ SCATTER: 10 free games at the trigger height; 3+ in a free game add 10; after every free game the",
+        "# window grows one row with these probabilities (a height without one never grows)",
+        "[free_games]",
+        'trigger = "SCATTER"',
+        'awards = { 3 = 10 }',
+        'retriggers = { 3 = 10 }',
+        'reels = "base"',
+        f"grow = {_inline(GROW)}",
+        "",
+        "[symbols.WILD]",
+        'kind = "wild"',
+        'substitutes = "all"',
+        "reels = [2, 3, 4]",
+        "",
+        "[symbols.SCATTER]",
+        'kind = "scatter"',
+        "",
+        "[symbols.PRIZE]",
+        'kind = "bonus"',
+        "",
+        "[symbols.PRIZE_J]",
+        'kind = "bonus"',
+        'mark = "jackpot"',
+        "",
+    ]
+    for a in ACTIVATORS:
+        lines += [f"[symbols.{a}]", 'kind = "bonus"', ""]
+    lines += [f"[symbols.{r}]" for r in REGULAR]
+    lines += [
+        "",
+        "# 80 stops per reel, ten sections of eight (see tools/design_prince.py); on reel 3 the stops whose window",
+        f"# can show the jackpot PRIZE weigh 1 and the others {RARE} (virtual stops)",
+        "[reels.base]",
+        "rows = 7",
+        "strips = [",
+        *(f"  {_q(x)}," for x in d["reels"]["base"]["strips"]),
+        "]",
+        "weights = [",
+        *(f"  [{', '.join(map(str, w))}]," for w in d["reels"]["base"]["weights"]),
+        "]",
+        "",
+        "# credits per line at a total bet of 50 credits",
+        "[paytable]",
+        *(f"{k} = {_inline(v)}" for k, v in PAYTABLE.items()),
+        "",
+    ]
+    for rule, reading, reason in READINGS:
+        lines += ["[[readings]]", f"rule = {_q(rule)}", f"reading = {_q(reading)}", f"reason = {_q(reason)}", ""]
+    return "\n".join(lines)
 
 
 def rtp(reveal: dict[str, int]) -> Fraction:
@@ -311,9 +422,13 @@ def main() -> int:
         print(f"{k:<40} {float(v):.6%}")
     print(f"{'total':<40} {float(sum(parts.values(), Fraction(0))):.6%}   reveal {reveal}")
     if args.write:
-        import tomli_w
+        import tomllib
 
-        OUT.write_text(tomli_w.dumps(game_dict(reveal)), encoding="utf-8")
+        text = render(reveal)
+        if game_from_dict(tomllib.loads(text)) != game_from_dict(game_dict(reveal)):
+            msg = "the rendered file does not hold the designed game"
+            raise SystemExit(msg)
+        OUT.write_text(text, encoding="utf-8")
         print(f"wrote {OUT}")
     return 0
 

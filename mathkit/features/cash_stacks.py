@@ -3,7 +3,7 @@
 TOML::
 
     [cash_stacks]
-    activators = ["ACT1", "ACT2", "ACT3", "ACT4", "ACT5"]   # bonus symbols carrying a value (× total bet)
+    activators = { ACT1 = 1, ACT2 = 2, ACT3 = 3, ACT4 = 4, ACT5 = 5 }   # bonus symbols and their values (× total bet)
     reels = [1, 5]                                          # the only reels activators may appear on
     prizes = ["PRIZE", "PRIZE_J"]                           # bonus symbols that form stacks
     skip = "jackpot"                                        # a PRIZE carrying this mark gets no value
@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal, Self
 
 from ..errors import GameError, ModelError
-from ..fields import check_keys, string
+from ..fields import check_keys, fraction, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
 from ..stage import CountOf, Digit, SpinModel
@@ -110,16 +110,16 @@ class CashStacks(Block):
 
     Examples
     --------
-    >>> c = CashStacks(name="cash_stacks", activators=("ACT",), reels=(1, 3), prizes=("P", "J"))
-    >>> c.digit_names
-    ('cash_stacks:activators', 'cash_stacks:steps')
+    >>> c = CashStacks(name="cash_stacks", activators=(("ACT", Fraction(5, 2)),), reels=(1, 3), prizes=("P", "J"))
+    >>> c.digit_names, c.value("ACT"), c.scale()
+    (('cash_stacks:activators', 'cash_stacks:steps'), Fraction(5, 2), 2)
     """
 
     kind: ClassVar[str] = "cash_stacks"
     role: ClassVar[Role] = "modifier"
     title: ClassVar[str] = "Cash stacks"
 
-    activators: tuple[str, ...]
+    activators: tuple[tuple[str, Fraction], ...]
     reels: tuple[int, ...]
     prizes: tuple[str, ...]
     skip: str = "jackpot"
@@ -138,29 +138,48 @@ class CashStacks(Block):
         if not isinstance(reels, list) or not reels or not all(isinstance(r, int) and r >= 1 for r in reels):
             msg = "expected a list of reel numbers"
             raise GameError(msg, field=f"{where}.reels", fix="write e.g. [1, 5] (reels from 1)")
-        return cls(name=name, activators=_names(data.get("activators"), f"{where}.activators"),
+        raw = data.get("activators")
+        if not isinstance(raw, dict) or not raw:
+            msg = "expected a table of activator symbol = value (× total bet)"
+            raise GameError(msg, field=f"{where}.activators", fix="write e.g. { ACT1 = 1, ACT2 = 2, ACT3 = 3 }")
+        values = []
+        for k, v in raw.items():
+            x = fraction(v, f"{where}.activators.{k}")
+            if x <= 0:
+                msg = f"value {x} is not positive"
+                raise GameError(msg, field=f"{where}.activators.{k}", fix="give a positive multiple of the total bet")
+            values.append((str(k), x))
+        return cls(name=name, activators=tuple(values),
                    reels=tuple(reels), prizes=_names(data.get("prizes"), f"{where}.prizes"),
                    skip=string(data.get("skip", "jackpot"), f"{where}.skip"),
                    chain="pass" if chain == "pass" else "restart")
 
     def table(self) -> dict[str, Any]:
-        return {"activators": list(self.activators), "reels": list(self.reels), "prizes": list(self.prizes),
+        return {"activators": {s: int(v) if v.denominator == 1 else str(v) for s, v in self.activators},
+                "reels": list(self.reels), "prizes": list(self.prizes),
                 "skip": self.skip, "chain": self.chain}
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The activator symbols."""
+        return tuple(s for s, _ in self.activators)
+
     def symbols(self) -> tuple[str, ...]:
-        return (*self.activators, *self.prizes)
+        return (*self.names, *self.prizes)
 
     def validate(self, game: Game, where: str) -> None:
-        for field, names in (("activators", self.activators), ("prizes", self.prizes)):
+        for field, names in (("activators", self.names), ("prizes", self.prizes)):
             for i, s in enumerate(names):
                 if s not in game.symbol_names or not game.symbol(s).is_bonus:
+                    at = f"{where}.activators.{s}" if field == "activators" else f"{where}.prizes[{i}]"
                     msg = f"{s!r} is not a bonus symbol"
-                    raise GameError(msg, field=f"{where}.{field}[{i}]", fix=f'declare symbols.{s} with kind = "bonus"')
-        for s in self.activators:
-            if game.symbol(s).value is None:
-                msg = f"activator {s!r} carries no value"
-                raise GameError(msg, field=f"symbols.{s}.value", fix="give it its value as a multiple of the total bet")
-        both = set(self.activators) & set(self.prizes)
+                    raise GameError(msg, field=at, fix=f'declare symbols.{s} with kind = "bonus"')
+        for s in self.names:
+            if game.symbol(s).value is not None:
+                msg = f"activator {s!r} carries a value of its own"
+                raise GameError(msg, field=f"symbols.{s}.value",
+                                fix=f"give its value in {where}.activators only (one place for it)")
+        both = set(self.names) & set(self.prizes)
         if both:
             msg = f"{sorted(both)} are both activators and prizes"
             raise GameError(msg, field=f"{where}.prizes", fix="a symbol is an activator or a PRIZE, not both")
@@ -173,29 +192,24 @@ class CashStacks(Block):
                 if r + 1 in self.reels:
                     continue
                 for i, s in enumerate(strip):
-                    if s in self.activators:
+                    if s in self.names:
                         msg = f"activator {s!r} on reel {r + 1}, where it may not appear"
                         raise GameError(msg, field=f"reels.{rs.name}.strips[{r}][{i}]",
                                         fix=f"activators appear on reels {', '.join(map(str, self.reels))} only")
         bet = game.total_bet()
-        for s in self.activators:
-            v = game.symbol(s).value
-            if v is not None and (v * bet).denominator != 1:
+        for s, v in self.activators:
+            if (v * bet).denominator != 1:
                 msg = f"activator {s!r} is worth {v} × the total bet of {bet} credits: not whole credits"
-                raise GameError(msg, field=f"symbols.{s}.value", fix="choose a value that comes to whole credits")
+                raise GameError(msg, field=f"{where}.activators.{s}", fix="choose a value that comes to whole credits")
 
     # --- the rule -----------------------------------------------------------------------
-    def value(self, game: Game, symbol: str) -> Fraction:
+    def value(self, symbol: str) -> Fraction:
         """The value an activator carries (× total bet)."""
-        v = game.symbol(symbol).value
-        if v is None:
-            msg = f"activator {symbol!r} carries no value"
-            raise ModelError(msg)
-        return v
+        return dict(self.activators)[symbol]
 
-    def scale(self, game: Game) -> int:
+    def scale(self) -> int:
         """Activator values are counted in units of ``1/scale`` of the total bet (the values' common denominator)."""
-        return math.lcm(*(self.value(game, s).denominator for s in self.activators)) if self.activators else 1
+        return math.lcm(*(v.denominator for _, v in self.activators)) if self.activators else 1
 
     def skipped(self, game: Game) -> frozenset[str]:
         """The PRIZEs that carry the ``skip`` mark."""
@@ -207,9 +221,9 @@ class CashStacks(Block):
         return f"{self.name}:activators", f"{self.name}:steps"
 
     def digits(self, game: Game) -> tuple[Digit, ...]:
-        scale = self.scale(game)
+        scale = self.scale()
         a, s = self.digit_names
-        values = tuple((n, int(self.value(game, n) * scale)) for n in self.activators)
+        values = tuple((n, int(v * scale)) for n, v in self.activators)
         return (Digit(a, ActivatorTotal(values)),
                 Digit(s, PrizeSteps(frozenset(self.prizes), self.skipped(game), self.chain)),
                 Digit(f"{self.name}:prizes", CountOf(self.prizes)))
@@ -228,7 +242,7 @@ class CashStacks(Block):
         (Fraction(5, 1), ['10', '5', '0'])
         """
         shown = [s for column in window for s in column]
-        a = sum((self.value(game, s) for s in shown if s in self.activators), Fraction(0))
+        a = sum((self.value(s) for s in shown if s in self.names), Fraction(0))
         prizes, skipped = frozenset(self.prizes), self.skipped(game)
         if a == 0 or not any(s in prizes for s in shown):
             return a, [[Fraction(0)] * len(column) for column in window]
@@ -237,7 +251,7 @@ class CashStacks(Block):
     # --- the spin -----------------------------------------------------------------------
     def credits(self, ctx: Context) -> int:
         """Credits per unit of ``A × S`` at the bet analysed."""
-        scale = self.scale(ctx.game)
+        scale = self.scale()
         if ctx.total_bet % scale:
             msg = (f"{self.name}: activator values in units of 1/{scale} of a total bet of {ctx.total_bet} credits "
                    "are not whole credits")
@@ -274,8 +288,7 @@ class CashStacks(Block):
                     ("cash stacks frequency (1 in N)", Figure.of(1 / p_play) if p_play else Figure(math.inf, "exact")),
                     ("cash stacks RTP (base spins)", Figure.of(total / bet)),
                     ("average cash when played (× bet)", Figure.of(total / bet / p_play) if p_play else Figure.of(0))]
-        game = ctx.game
-        values = ", ".join(f"{s} = {self.value(game, s)}×" for s in self.activators)
+        values = ", ".join(f"{s} = {v}×" for s, v in self.activators)
         notes = (f"activators {values} (× total bet) on reels {', '.join(map(str, self.reels))}; "
                  f"A = the sum of the activators showing; PRIZE stacks: {', '.join(self.prizes)}",
                  "a stack is a maximal run of PRIZE cells on one reel as the window shows it; from its bottom, "
