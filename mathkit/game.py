@@ -33,6 +33,8 @@ __all__ = [
     "ReelSet",
     "ScatterPay",
     "Symbol",
+    "TargetSpec",
+    "Tuning",
 ]
 
 SymbolKind = Literal["regular", "wild", "scatter", "bonus"]
@@ -306,6 +308,49 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class TargetSpec:
+    """One figure a tuning aims at, as the game file writes it (``[tuning.targets]``).
+
+    ``value`` with an optional ``tolerance`` (the tuner's default when ``None``),
+    or a ``band`` ``(low, high)``.  ``figure`` is ``rtp``, ``sd``, ``vi``,
+    ``hit_frequency``, ``feature_frequency`` (1 in N), ``top_award`` (1 in N) or
+    ``component:NAME`` (the RTP of one component, e.g. ``component:free spins``);
+    :mod:`mathkit.tune` says what each means and its default tolerance.
+    """
+
+    figure: str
+    value: Fraction | None = None
+    tolerance: Fraction | None = None
+    band: tuple[Fraction, Fraction] | None = None
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A game's ``[tuning]`` table: the targets and constraints the tuner and the workbench share.
+
+    Every field is as the file declares it; ``None`` or empty means "not
+    declared" (the tuner's default applies), so a save writes back only what the
+    designer wrote.  :mod:`mathkit.tuning` reads and writes the table;
+    :mod:`mathkit.tune` gives each field its meaning and default.
+    """
+
+    targets: tuple[TargetSpec, ...] = ()
+    reels: tuple[str, ...] = ()
+    vary: str | None = None
+    fixed: tuple[str, ...] | None = None
+    count_tolerance: Fraction | None = None
+    counts: tuple[tuple[str, str, tuple[tuple[int, int], ...]], ...] = ()
+    hierarchy: tuple[tuple[str, ...], ...] = ()
+    no_adjacent: tuple[str, ...] = ()
+    max_run: tuple[tuple[str, int], ...] = ()
+    stacks: tuple[tuple[str, int], ...] = ()
+    keep_stacks: bool | None = None
+    keep_length: bool | None = None
+    scatter_spacing: int | None = None
+    feature_frequency_tolerance: Fraction | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """A slot game: symbols, reel sets, pays, bet model and features.
 
@@ -327,6 +372,7 @@ class Game:
     features: tuple[Feature, ...] = ()
     readings: tuple[Reading, ...] = ()
     description: str = ""
+    tuning: Tuning | None = None
 
     # --- look-ups -----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:

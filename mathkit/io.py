@@ -21,6 +21,7 @@ from .errors import GameError
 from .features import features_to_dict
 from .game import Game
 from .parse import game_from_dict
+from .tuning import tuning_to_dict
 from .validate import validate_game
 
 __all__ = ["dump_game", "game_from_dict", "game_to_dict", "load_game", "loads_game", "save_game", "write_atomic"]
@@ -139,6 +140,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     out.update(features_to_dict(game.features))
     if game.readings:
         out["readings"] = [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in game.readings]
+    if game.tuning is not None:
+        out["tuning"] = tuning_to_dict(game.tuning)
     return out
 
 
