@@ -122,6 +122,16 @@ def test_tiny_game_fewest_edits_under_the_run_rule_and_without_it() -> None:
     assert stop[1:] == ("C", "B") and rtp(free.game) == Fraction(3, 4)
 
 
+def test_lengths_may_change_when_allowed() -> None:
+    # every RTP of TINY with 4-stop strips is k/64, so 0.70 = 44.8/64 is out of reach; one more A on a reel
+    # ("A A B A C": 5 stops, runs of A still at most two) gives (4·3·2·2 + 8·1)/(5·4·4) = 56/80 = 7/10 exactly
+    game = loads_game(TINY)
+    assert not tune(game, "0.70").reached
+    res = tune(game, "0.70", Constraints(keep_length=False))
+    assert res.reached and rtp(res.game) == Fraction(7, 10) and res.best.edits.count == 1
+    assert sorted(len(s) for s in res.game.reel_set().strips) == [4, 4, 5]
+
+
 def test_bounds_active_and_a_target_out_of_reach() -> None:
     game = loads_game(LIN)
     assert rtp(game) == Fraction(5, 20)

@@ -38,7 +38,8 @@ from .cli import cli, write_result
 from .constraints import Constraints
 from .edits import Edits, PayEdit, ReelEdits
 from .measure import Figures, measure
-from .solve import Candidate, TuneResult, tune
+from .result import Candidate, TuneResult
+from .solve import tune
 from .targets import TOLERANCE, Target, Targets
 from .variants import tune_variants, variant_path, variants_table
 

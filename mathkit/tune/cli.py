@@ -21,7 +21,8 @@ from ..errors import MathkitError, ModelError
 from ..game import Game
 from ..sensitivity import pay_sensitivity, play_reels, sensitivity_text, symbol_sensitivity
 from .constraints import Constraints
-from .solve import TuneResult, tune
+from .result import TuneResult
+from .solve import tune
 from .targets import Target, Targets, parse_band
 from .variants import table_csv, table_text, tune_variants, variant_path, variants_table
 

@@ -45,7 +45,7 @@ from ..errors import ModelError
 from ..game import Game
 from ..sensitivity import allowed_on
 
-__all__ = ["Constraints", "ReelRules", "SetRules", "count_bounds", "paying_symbols", "runs", "set_rules"]
+__all__ = ["Constraints", "ReelRules", "SetRules", "count_bounds", "length_change", "paying_symbols", "runs", "set_rules"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,11 @@ def count_bounds(n0: int, tolerance: Fraction, *, keep_one: bool = True) -> tupl
         return 0, 0
     w = max(1, math.floor(n0 * tolerance))
     return max(1 if keep_one else 0, n0 - w), n0 + w
+
+
+def length_change(length: int, cons: Constraints) -> int:
+    """How many stops a strip may gain or lose when lengths may change: ``max(1, ⌊L·count_tolerance⌋)``."""
+    return max(1, math.floor(length * cons.count_tolerance))
 
 
 def paying_symbols(game: Game) -> frozenset[str]:
@@ -230,8 +235,9 @@ def set_rules(game: Game, reels: str, cons: Constraints) -> SetRules:
                 lo, hi = units[0] * k, units[1] * k
             m = 1 if s in cons.no_adjacent else explicit_runs.get(s, max(1, longest.get(s, 1)))
             max_run[s] = k if k > 1 else m
-            # at most ⌊L·m/(m+1)⌋ stops can hold a symbol whose runs are at most m long
-            cap = len(strip) * max_run[s] // (max_run[s] + 1) if k == 1 else len(strip)
+            # at most ⌊L·m/(m+1)⌋ stops can hold a symbol whose runs are at most m long (L: the longest strip allowed)
+            longest_strip = len(strip) + (0 if cons.keep_length else length_change(len(strip), cons))
+            cap = longest_strip * max_run[s] // (max_run[s] + 1) if k == 1 else longest_strip
             bounds[s] = (lo, min(hi, cap))
         out.append(ReelRules(r, len(strip), dict(n0), bounds, stack, max_run))
     spacing = cons.scatter_spacing if cons.scatter_spacing is not None else _spacing(strips, scatters, max(rs.rows))

@@ -35,6 +35,7 @@ from scipy.sparse import lil_matrix
 
 from ..errors import ModelError
 from ..sensitivity import PayCell, pay_values
+from .constraints import length_change
 from .model import Row
 from .space import IntArray, Space
 
@@ -201,7 +202,7 @@ def _structure(p: _Program, space: Space, xs: list[int]) -> None:
         if cons.keep_length or rs.weights is not None:
             p.row(coefs, 0, 0)
         else:
-            w = max(1, int(len(rs.strips[r]) * cons.count_tolerance))
+            w = length_change(len(rs.strips[r]), cons)
             p.row(coefs, -w, w)
     for name, rules in space.rules.items():
         if not rules.hierarchy or space.original.reel_set(name).weights is not None:

@@ -1,7 +1,7 @@
 """Linear models of every target figure in the design, around one exact linearization.
 
 Mean-level figures (RTP, its components, feature frequency, top award) follow
-their exact finite differences (:meth:`mathkit.tune.space.Space.linearize`):
+their exact finite differences (:func:`mathkit.tune.differences.linearize`):
 exact for a change on one reel of an unweighted set, a first-order model across
 reels.  σ and the hit frequency need the whole play's enumeration, which a
 design change cannot be differentiated through cheaply, so they follow a
@@ -32,8 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..round import RoundAnalysis
+from .differences import Linearization
 from .measure import Figures
-from .space import FloatArray, IntArray, Linearization, Space
+from .space import FloatArray, IntArray, Space
 from .targets import VI_Z, Target
 
 __all__ = ["Row", "Surrogate", "rows_for"]

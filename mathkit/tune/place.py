@@ -40,18 +40,23 @@ class PlacementError(ModelError):
 
 
 def edits_between(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    """Stop edits from strip ``a`` to strip ``b``: the stops that changed (strips of one length), or at
-    least as many stops as must be replaced, inserted or deleted to turn the counts of ``a`` into those of ``b``.
+    """Stop edits from strip ``a`` to strip ``b``: the stops that changed (strips of one length), else the
+    fewest stops replaced, inserted or deleted (edit distance).
 
     Examples
     --------
-    >>> edits_between(("A", "B"), ("A", "C")), edits_between(("A", "B"), ("A", "C", "C"))
-    (1, 2)
+    >>> edits_between(("A", "B"), ("A", "C")), edits_between(("A", "A", "B", "C"), ("A", "A", "B", "A", "C"))
+    (1, 1)
     """
     if len(a) == len(b):
         return sum(x != y for x, y in zip(a, b, strict=True))
-    ca, cb = Counter(a), Counter(b)
-    return max(sum((cb - ca).values()), sum((ca - cb).values()))
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
 
 
 def _stretch_middle(strip: list[str], marks: set[int]) -> int:

@@ -36,18 +36,21 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ModelError
 from ..game import Game
 from ..round import RoundAnalysis
 from ..validate import validate_game
 from .constraints import Constraints
-from .edits import Edits, diff, figures_table, table_text
+from .differences import line_stats, linearize
+from .edits import diff
 from .measure import Figures, measure_analysis
 from .milp import solve_step
 from .model import Surrogate, rows_for
+from .result import Candidate, TuneResult, declared_after, rank
 from .space import IntArray, ReelLayoutError, Space
-from .targets import TOLERANCE, Target, Targets
+from .targets import Target, Targets
 
-__all__ = ["Candidate", "TuneResult", "declared_after", "tune"]
+__all__ = ["tune"]
 
 MARGIN = 0.3
 GLOBAL_RTP_SLACK = 0.0
@@ -56,87 +59,6 @@ STEP_SECONDS = 3.0
 POLISH_SECONDS = 0.75
 #: weight of a band's miss when comparing designs
 PRIORITY = {"rtp": 1000.0, "kept:feature_frequency": 1000.0}
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One tuned game: its exact figures, its edits from the start game, and which targets it meets."""
-
-    game: Game
-    figures: Figures
-    edits: Edits
-    met: tuple[tuple[str, bool], ...]
-
-    @property
-    def reached(self) -> bool:
-        """Whether every target and kept constraint is met."""
-        return all(ok for _, ok in self.met)
-
-    def as_dict(self) -> dict[str, Any]:
-        f = self.figures
-        return {"reached": self.reached, "met": dict(self.met), "rtp": float(f.rtp),
-                "rtp_exact": f"{Fraction(f.rtp).numerator}/{Fraction(f.rtp).denominator}",
-                "components": {k: float(v) for k, v in f.components}, "sd": f.sd, "vi": f.vi,
-                "hit_frequency": None if f.hit_frequency is None else float(f.hit_frequency),
-                "feature_one_in": f.feature_one_in if f.feature_p else None,
-                "top_award_one_in": f.top_one_in if f.top_award else None, "edits": self.edits.as_dict()}
-
-
-@dataclass(frozen=True)
-class TuneResult:
-    """The outcome of :func:`tune`: its candidates, by σ from low to high, and the best of them.
-
-    ``before`` holds the start game's exact figures; ``kept`` the bands the
-    constraints add (the feature frequency kept within ±5%); ``notes`` say what
-    was out of reach and why.
-    """
-
-    original: Game
-    start: Game
-    reels: tuple[str, ...]
-    vary: str
-    targets: Targets
-    constraints: Constraints
-    kept: tuple[Target, ...]
-    before: Figures
-    candidates: tuple[Candidate, ...]
-    notes: tuple[str, ...]
-    evaluations: int
-    seconds: float
-    cpu_seconds: float
-
-    @property
-    def best(self) -> Candidate:
-        """The candidate meeting the most targets with the fewest edits (candidates are listed by σ)."""
-        return min(self.candidates, key=_rank)
-
-    @property
-    def game(self) -> Game:
-        return self.best.game
-
-    @property
-    def reached(self) -> bool:
-        return self.best.reached
-
-    @property
-    def rtp(self) -> Fraction:
-        return Fraction(self.best.figures.rtp)
-
-    def table(self, candidate: int = 0) -> list[dict[str, Any]]:
-        """The before/after figures table of one candidate."""
-        return figures_table(self.before, self.candidates[candidate].figures, (*self.targets.items, *self.kept))
-
-    def text(self) -> str:
-        """Every candidate's figures table and edits, as text."""
-        out = []
-        for i, c in enumerate(self.candidates):
-            head = f"candidate {i + 1} of {len(self.candidates)}: " if len(self.candidates) > 1 else ""
-            out.append(f"{head}{'every target met' if c.reached else 'NOT every target met'}; "
-                       f"{c.edits.count} edit{'s' * (c.edits.count != 1)}")
-            out.append(table_text(self.table(i)))
-            out += [f"  {line}" for line in c.edits.lines()]
-        out += [f"note: {n}" for n in self.notes]
-        return "\n".join(out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,7 +81,7 @@ class _Solver:
         self.forbid: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
         self.cache: dict[bytes, _Point] = {}
         self.start = self.point(space.x_start, space.start, before)
-        self.lin = {space.x_start.tobytes(): space.linearize(space.start, space.x_start)}
+        self.lin = {space.x_start.tobytes(): linearize(space, space.start, space.x_start)}
         lin0 = self.lin[space.x_start.tobytes()]
         self.sur = Surrogate(space, lin0, self.start.figs, self.start.analysis) if moments else None
 
@@ -175,7 +97,7 @@ class _Solver:
             self.cache[key] = _Point(x.copy(), g, figs, an, edits)
             if self.moments and getattr(self, "sur", None) is not None:
                 assert self.sur is not None
-                self.sur.add(self.space.phi(g), figs)
+                self.sur.add(line_stats(self.space, g), figs)
         return self.cache[key]
 
     def merit(self, pt: _Point, goals: tuple[Target, ...]) -> tuple[float, int]:
@@ -194,7 +116,7 @@ class _Solver:
     def linearization(self, pt: _Point) -> Any:
         key = pt.x.tobytes()
         if key not in self.lin:
-            self.lin[key] = self.space.linearize(pt.game, pt.x)
+            self.lin[key] = linearize(self.space, pt.game, pt.x)
         return self.lin[key]
 
     def rows(self, pt: _Point, goals: tuple[Target, ...], widen: float = 0.0) -> list[Any]:
@@ -283,16 +205,6 @@ class _Solver:
         return best
 
 
-def declared_after(game: Game, reels: str, rtp: Fraction, target: Target, reached: bool) -> Game:
-    """``game`` declaring the RTP it was tuned to: the target when reached, else the RTP reached to 0.0001 pp."""
-    value = target.value if reached else Fraction(round(rtp * 1_000_000), 1_000_000)
-    if reels == game.default_reels:
-        return dataclasses.replace(game, declared_rtp=value)
-    rs = game.reel_set(reels)
-    return dataclasses.replace(game, reel_sets=tuple(dataclasses.replace(x, declared_rtp=value) if x is rs else x
-                                                     for x in game.reel_sets))
-
-
 def _as_targets(game: Game, targets: Targets | Iterable[Target] | Fraction | float | str | None) -> Targets:
     if isinstance(targets, Targets):
         return targets
@@ -370,7 +282,7 @@ def tune(game: Game, targets: Targets | Iterable[Target] | Fraction | float | st
     --------
     >>> from mathkit.io import load_game
     >>> res = tune(load_game("data/games/dynasty.toml"), "0.94")
-    >>> res.reached, abs(res.rtp - Fraction("0.94")) <= TOLERANCE, res.game.declared_rtp
+    >>> res.reached, res.targets.rtp.contains(res.rtp), res.game.declared_rtp
     (True, True, Fraction(47, 50))
     >>> res.best.edits.count <= 3
     True
@@ -387,6 +299,12 @@ def tune(game: Game, targets: Targets | Iterable[Target] | Fraction | float | st
     moments = bool(goal.secondary) or candidates > 1
     measured = measure_analysis(space.start, space.play, "moments")
     before = measured[0]
+    for t in goal.items:
+        if before.value(t.figure) is None:
+            why = {"feature_frequency": "the game has no feature", "top_award": "the game has no line pays",
+                   "hit_frequency": "its base spin is a mixture of spin models (a modifier block)"}
+            msg = f"{game.name}: a {t.label} target cannot be measured: {why.get(t.figure, 'not measured')}"
+            raise ModelError(msg)
     kept = _kept(game, goal, cons, before)
     goals = (*goal.items, *kept)
     solver = _Solver(space, goals, moments, t0 + time_limit, measured)
@@ -402,13 +320,9 @@ def tune(game: Game, targets: Targets | Iterable[Target] | Fraction | float | st
                 found.append(pt)
         found.sort(key=lambda p: p.figs.sd)
     cands = [_candidate(solver, p, goals, space.play, goal.rtp) for p in found]
-    notes = _notes(min(cands, key=_rank), goals)
+    notes = _notes(min(cands, key=rank), goals)
     return TuneResult(game, space.start, names, how, goal, cons, kept, before, tuple(cands), tuple(notes),
                       1 + solver.evaluations + space.evaluations, time.perf_counter() - t0, time.process_time() - c0)
-
-
-def _rank(c: Candidate) -> tuple[bool, int]:
-    return not c.reached, c.edits.count
 
 
 def _notes(c: Candidate, goals: tuple[Target, ...]) -> list[str]:
@@ -422,5 +336,3 @@ def _notes(c: Candidate, goals: tuple[Target, ...]) -> list[str]:
                    f"(band {float(t.low):.6g} … {float(t.high):.6g})")
     return out
 
-
-__all__ += ["TOLERANCE"]

@@ -23,7 +23,8 @@ from ..sensitivity import play_reels
 from .constraints import Constraints
 from .edits import diff
 from .measure import measure
-from .solve import TuneResult, tune
+from .result import TuneResult
+from .solve import tune
 from .targets import Target, Targets
 
 __all__ = ["table_csv", "table_text", "tune_variants", "variant_path", "variants_table"]
