@@ -399,6 +399,17 @@ def test_tuning_table_round_trip_and_defaults() -> None:
     assert Targets.build(game, [Target.of("rtp", Fraction("0.95"))]).rtp.value == Fraction("0.95")
 
 
+def test_the_documented_tuning_table_parses() -> None:
+    doc = Path("docs/game-format.md").read_text()
+    block = doc.split("## `[tuning]`")[1].split("```toml")[1].split("```")[0]
+    game = loads_game(Path(DYNASTY).read_text() + block)
+    t = game.tuning
+    assert t is not None and t.stacks == (("SEAL", 3),) and t.max_run == (("NINE", 2),)
+    assert {s.figure for s in t.targets} == {"rtp", "sd", "vi", "hit_frequency", "feature_frequency", "top_award",
+                                             "component:free spins"}
+    assert loads_game(dump_game(game)) == game
+
+
 @pytest.mark.parametrize(("snippet", "field"), [
     ("[tuning]\nfixd = []\n", "tuning.fixd"),
     ("[tuning]\nfixed = [\"NOPE\"]\n", "tuning.fixed[0]"),
@@ -453,6 +464,8 @@ def test_cli_never_overwrites_and_bad_arguments(tmp_path: Path, capsys: pytest.C
     assert "NOPE" in capsys.readouterr().err
     assert main(["tune", str(src), "--target-rtp", "0.9", "--sd", "x", "--out", str(tmp_path / "n.toml")]) == 2
     assert "not a number" in capsys.readouterr().err
+    assert main(["tune", str(src), "--feature-frequency", "100", "--out", str(tmp_path / "n.toml")]) == 2
+    assert "cannot be measured: the game has no feature" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- sensitivities
