@@ -8,8 +8,9 @@ Variables, for the design ``x`` (one integer per :class:`~mathkit.tune.space.Var
   lengths free, the larger of added and removed); on a weighted reel, the units
   of weight moved (each changes a stop); for a pay, one binary per pay that
   changed; counted from ``base`` (the design edits are counted from);
-* one slack per band, in half-widths of the band, weighted by its priority
-  (the RTP first), so an unreachable band is missed by as little as possible;
+* one slack per band, in half-widths of the band (every band row is scaled so),
+  weighted by its priority (the RTP first), so an unreachable band is missed by
+  as little as possible;
 * tie-breaks preferring small relative changes of counts, weights and pays,
   and figures close to their aimed values (together worth less than one edit),
   which keep the game's mix and the linear model's accuracy.
@@ -24,7 +25,10 @@ on unweighted strips).  Solved by HiGHS (:func:`scipy.optimize.milp`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -56,6 +60,27 @@ class Step:
         return all(m <= 1e-6 for m in self.misses.values())
 
 
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence the solver's own C-level prints on standard output (HiGHS may print a stray debug line)."""
+    sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), fd)
+            try:
+                yield
+            finally:
+                os.dup2(saved, fd)
+    finally:
+        os.close(saved)
+
+
 class _Program:
     def __init__(self) -> None:
         self.cost: list[float] = []
@@ -76,6 +101,10 @@ class _Program:
         self.rows.append((coefs, lo, hi))
 
     def solve(self, time_limit: float) -> Any:
+        with _quiet():
+            return self._solve(time_limit)
+
+    def _solve(self, time_limit: float) -> Any:
         n = len(self.cost)
         a = lil_matrix((max(len(self.rows), 1), n))
         lo = np.full(max(len(self.rows), 1), -np.inf)
@@ -105,7 +134,7 @@ def solve_step(space: Space, rows: Sequence[Row], at: IntArray, base: IntArray, 
     for k, v in enumerate(vs):
         lo, hi = (v.lo, v.hi) if k in allowed else (int(at[k]), int(at[k]))
         xs.append(p.var(0.0, lo, hi, True))
-    _edits(p, space, xs, base, allowed)
+    _edits(p, space, xs, base)
     _structure(p, space, xs)
     for ks, values in forbid:
         _forbid(p, space, xs, ks, values)
@@ -119,21 +148,20 @@ def solve_step(space: Space, rows: Sequence[Row], at: IntArray, base: IntArray, 
         p.row(ts, 0, radius)
     slacks = {}
     for row in rows:
+        # every row in half-widths of its band (well scaled for HiGHS): low ≤ value ≤ high ⇔ −1 ≤ z ≤ 1
         half = max((row.high - row.low) / 2, 1e-12)
-        s = p.var(1e4 * row.weight, 0, np.inf, False)
+        mid = (row.high + row.low) / 2
+        coefs = {xs[k]: float(row.grad[k]) / half for k in range(n) if row.grad[k] != 0}
+        offset = (row.value - float(row.grad @ at) - mid) / half
+        s = p.var(100.0 * row.weight, 0, np.inf, False)
         slacks[row.name] = s
-        coefs = {xs[k]: float(row.grad[k]) for k in range(n) if row.grad[k] != 0}
-        base_value = row.value - float(row.grad @ at)
+        p.row({**coefs, s: 1.0}, -1.0 - offset, np.inf)
+        p.row({**coefs, s: -1.0}, -np.inf, 1.0 - offset)
         # prefer the aimed value inside the band: worth at most 0.3 of an edit over all rows
-        d = p.var(0.3 / len(rows) / half, 0, np.inf, False)
-        p.row({**coefs, d: 1.0}, row.aim - base_value, np.inf)
-        p.row({**coefs, d: -1.0}, -np.inf, row.aim - base_value)
-        lo_c = dict(coefs)
-        lo_c[s] = half
-        p.row(lo_c, row.low - base_value, np.inf)
-        hi_c = dict(coefs)
-        hi_c[s] = -half
-        p.row(hi_c, -np.inf, row.high - base_value)
+        aim = (row.aim - mid) / half
+        d = p.var(0.3 / len(rows), 0, np.inf, False)
+        p.row({**coefs, d: 1.0}, aim - offset, np.inf)
+        p.row({**coefs, d: -1.0}, -np.inf, aim - offset)
     res = p.solve(time_limit)
     if res.x is None:
         return None
@@ -143,8 +171,9 @@ def solve_step(space: Space, rows: Sequence[Row], at: IntArray, base: IntArray, 
     return Step(x, edits, misses, int(res.status))
 
 
-def _edits(p: _Program, space: Space, xs: list[int], base: IntArray, allowed: set[int]) -> None:
-    """Edits from ``base``: stops added per strip reel (or the larger of added and removed); changed weights and pays.
+def _edits(p: _Program, space: Space, xs: list[int], base: IntArray) -> None:
+    """Edits from ``base`` over the whole design: stops added per strip reel (or the larger of added and removed);
+    units of weight moved; pays changed.
 
     The tie-break costs each unit of change ``eps / n0`` (``n0`` the original count, weight or pay), less than one
     edit over the whole design.
@@ -156,7 +185,7 @@ def _edits(p: _Program, space: Space, xs: list[int], base: IntArray, allowed: se
     for k, v in enumerate(vs):
         if v.kind == "count":
             by_reel.setdefault((v.reels, v.reel), []).append(k)
-        elif k in allowed:
+        else:
             span = float(max(v.hi, int(base[k])) - min(v.lo, int(base[k])))
             # a weight: each unit moved costs one edit (a stop changed at least once per unit), which keeps the
             # program tight; a pay: one edit per pay changed, whatever the amount
@@ -171,8 +200,6 @@ def _edits(p: _Program, space: Space, xs: list[int], base: IntArray, allowed: se
             p.row({up: 1, dn: 1, z: -span}, -np.inf, 0)
             edit_vars.append(z)
     for (name, r), ks in by_reel.items():
-        if not any(k in allowed for k in ks):
-            continue
         length = len(space.original.reel_set(name).strips[r])
         e = p.var(1.0, 0, length, False)
         pos: dict[int, float] = {e: 1.0}

@@ -29,6 +29,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import lil_matrix
 
 from ..errors import ModelError
+from ..sensitivity import stretch_middle
 
 __all__ = ["PlacementError", "edits_between", "place"]
 
@@ -60,18 +61,9 @@ def edits_between(a: tuple[str, ...], b: tuple[str, ...]) -> int:
 
 
 def _stretch_middle(strip: list[str], marks: set[int]) -> int:
-    """The middle of the longest circular stretch without a marked stop."""
-    n = len(strip)
-    if not marks:
-        return n // 2
-    ms = sorted(marks)
-    best, at = -1, 0
-    for k, a in enumerate(ms):
-        b = ms[(k + 1) % len(ms)]
-        gap = (b - a - 1) % n if len(ms) > 1 else n - 1
-        if gap > best:
-            best, at = gap, a
-    return (at + 1 + best // 2) % n
+    """The middle of the longest circular stretch without a marked stop (the middle of the strip if none is)."""
+    mid = stretch_middle(len(strip), sorted(marks))
+    return len(strip) // 2 if mid is None else mid
 
 
 def _resize(strip: list[str], target: Mapping[str, int], frozen: set[str], scatters: frozenset[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Tuning one game: :func:`tune`, its :class:`TuneResult` and :class:`Candidate` solutions.
+"""Tuning one game: :func:`tune` (its outcome is a :class:`~mathkit.tune.result.TuneResult`).
 
 The search is a sequence of integer programs on the design (per-reel symbol
 counts, stop weights or pays), each verified exactly:
@@ -6,8 +6,8 @@ counts, stop weights or pays), each verified exactly:
 1. **Global step** — the fewest edits whose modelled figures fall inside every
    band (:mod:`mathkit.tune.milp`), the models taken at the best design so far
    (:mod:`mathkit.tune.model`); from the second step on, within a trust region
-   around it.  The RTP band is widened by ±0.05 pp here: across reels the model
-   is first-order, and the next stage lands the RTP exactly.
+   around it.  Across reels the model is first-order, so the RTP it lands may
+   miss its band by a little; the next stage lands it exactly.
 2. **Exact polish** — the design is laid out on the strips
    (:mod:`mathkit.tune.place`) and measured exactly; while the RTP (or another
    mean-level band) is missed, one reel at a time is re-solved from fresh exact
@@ -32,7 +32,6 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
@@ -41,19 +40,19 @@ from ..game import Game
 from ..round import RoundAnalysis
 from ..validate import validate_game
 from .constraints import Constraints
-from .differences import line_stats, linearize
+from .differences import Linearization, line_stats, linearize
 from .edits import diff
 from .measure import Figures, measure_analysis
 from .milp import solve_step
-from .model import Surrogate, rows_for
+from .model import Row, Surrogate, rows_for
 from .result import Candidate, TuneResult, declared_after, rank
 from .space import IntArray, ReelLayoutError, Space
 from .targets import Target, Targets
 
 __all__ = ["tune"]
 
+#: approximate figures (σ, hit frequency, 1 in N) aim this share of their half-band inside the band
 MARGIN = 0.3
-GLOBAL_RTP_SLACK = 0.0
 #: wall-clock limits of one integer program (HiGHS returns the best design found by then)
 STEP_SECONDS = 3.0
 POLISH_SECONDS = 0.75
@@ -113,20 +112,16 @@ class _Solver:
             total += PRIORITY.get(t.figure, 1.0 if t.figure in ("sd", "vi", "hit_frequency") else 100.0) * t.miss(v)
         return round(total, 9)
 
-    def linearization(self, pt: _Point) -> Any:
+    def linearization(self, pt: _Point) -> Linearization:
         key = pt.x.tobytes()
         if key not in self.lin:
             self.lin[key] = linearize(self.space, pt.game, pt.x)
         return self.lin[key]
 
-    def rows(self, pt: _Point, goals: tuple[Target, ...], widen: float = 0.0) -> list[Any]:
-        lin = self.linearization(pt)
+    def rows(self, pt: _Point, goals: tuple[Target, ...]) -> list[Row]:
+        """The model rows of ``goals`` around design ``pt``."""
         plain = [dataclasses.replace(t, figure=t.figure.removeprefix("kept:")) for t in goals]
-        rows = rows_for(tuple(plain), lin, self.sur, pt.figs if self.moments else None, MARGIN)
-        if widen:
-            rows = [dataclasses.replace(r, low=r.low - widen, high=r.high + widen) if r.name == "rtp" else r
-                    for r in rows]
-        return rows
+        return rows_for(tuple(plain), self.linearization(pt), self.sur, pt.figs if self.moments else None, MARGIN)
 
     def mean_ok(self, figs: Figures, goals: tuple[Target, ...]) -> bool:
         mean_level = [t for t in goals if t.figure.removeprefix("kept:") not in ("sd", "vi", "hit_frequency")]
@@ -177,7 +172,7 @@ class _Solver:
         for _ in range(steps):
             if time.perf_counter() > self.deadline:
                 break
-            rows = self.rows(best, goals, GLOBAL_RTP_SLACK)
+            rows = self.rows(best, goals)
             st = solve_step(self.space, rows, best.x, self.space.x_start, forbid=self.forbid,
                             centre=None if radius is None else best.x, radius=radius, time_limit=STEP_SECONDS)
             if st is None or st.x.tobytes() in tried:
