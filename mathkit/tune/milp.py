@@ -100,11 +100,11 @@ class _Program:
     def row(self, coefs: dict[int, float], lo: float, hi: float) -> None:
         self.rows.append((coefs, lo, hi))
 
-    def solve(self, time_limit: float) -> Any:
+    def solve(self, nodes: int, time_limit: float) -> Any:
         with _quiet():
-            return self._solve(time_limit)
+            return self._solve(nodes, time_limit)
 
-    def _solve(self, time_limit: float) -> Any:
+    def _solve(self, nodes: int, time_limit: float) -> Any:
         n = len(self.cost)
         a = lil_matrix((max(len(self.rows), 1), n))
         lo = np.full(max(len(self.rows), 1), -np.inf)
@@ -115,16 +115,18 @@ class _Program:
             lo[r], hi[r] = low, high
         return milp(np.array(self.cost), integrality=np.array(self.integer), bounds=Bounds(self.lo, self.hi),
                     constraints=LinearConstraint(a.tocsr(), lo, hi),
-                    options={"time_limit": time_limit, "mip_rel_gap": 0.02})
+                    options={"node_limit": nodes, "time_limit": time_limit, "mip_rel_gap": 0.02})
 
 
 def solve_step(space: Space, rows: Sequence[Row], at: IntArray, base: IntArray, *,
                centre: IntArray | None = None, radius: float | None = None, only: Sequence[int] | None = None,
-               forbid: Sequence[tuple[tuple[int, ...], tuple[int, ...]]] = (), time_limit: float = 5.0) -> Step | None:
+               forbid: Sequence[tuple[tuple[int, ...], tuple[int, ...]]] = (), nodes: int = 1000,
+               time_limit: float = 60.0) -> Step | None:
     """The fewest-edit design whose model rows (taken at ``at``) hold, or miss by the least (``None``: no design).
 
     ``forbid`` lists ``(variables, values)`` combinations the design must not take (a reel's counts that cannot
-    be laid out).
+    be laid out).  The search stops after ``nodes`` branch-and-bound nodes (so the same problem always gives the
+    same design), or ``time_limit`` seconds as a safety, with the best design found.
     """
     p = _Program()
     vs = space.vars
@@ -162,7 +164,7 @@ def solve_step(space: Space, rows: Sequence[Row], at: IntArray, base: IntArray, 
         d = p.var(0.3 / len(rows), 0, np.inf, False)
         p.row({**coefs, d: 1.0}, aim - offset, np.inf)
         p.row({**coefs, d: -1.0}, -np.inf, aim - offset)
-    res = p.solve(time_limit)
+    res = p.solve(nodes, time_limit)
     if res.x is None:
         return None
     x = np.round(res.x[: len(xs)]).astype(np.int64)

@@ -53,9 +53,10 @@ __all__ = ["tune"]
 
 #: approximate figures (σ, hit frequency, 1 in N) aim this share of their half-band inside the band
 MARGIN = 0.3
-#: wall-clock limits of one integer program (HiGHS returns the best design found by then)
-STEP_SECONDS = 3.0
-POLISH_SECONDS = 0.75
+#: branch-and-bound nodes of one integer program (HiGHS returns the best design found by then): a work limit,
+#: not a clock, so a tuning is reproducible on a busy machine
+STEP_NODES = 1000
+POLISH_NODES = 300
 #: weight of a band's miss when comparing designs
 PRIORITY = {"rtp": 1000.0, "kept:feature_frequency": 1000.0}
 
@@ -148,7 +149,7 @@ class _Solver:
             best: tuple[tuple[float, float], IntArray] | None = None
             for ks in groups.values():
                 st = solve_step(self.space, rows, pt.x, self.space.x_start, only=ks, forbid=self.forbid,
-                                time_limit=POLISH_SECONDS)
+                                nodes=POLISH_NODES)
                 if st is None:
                     continue
                 weights = {r.name: r.weight for r in rows}
@@ -174,7 +175,7 @@ class _Solver:
                 break
             rows = self.rows(best, goals)
             st = solve_step(self.space, rows, best.x, self.space.x_start, forbid=self.forbid,
-                            centre=None if radius is None else best.x, radius=radius, time_limit=STEP_SECONDS)
+                            centre=None if radius is None else best.x, radius=radius, nodes=STEP_NODES)
             if st is None or st.x.tobytes() in tried:
                 if radius is None or radius <= 2:
                     break
@@ -185,7 +186,7 @@ class _Solver:
             while pt is None and failures < 20:  # a reel's counts cannot be laid out: forbidden, solve again
                 failures += 1
                 st = solve_step(self.space, rows, best.x, self.space.x_start, forbid=self.forbid,
-                                centre=None if radius is None else best.x, radius=radius, time_limit=STEP_SECONDS)
+                                centre=None if radius is None else best.x, radius=radius, nodes=STEP_NODES)
                 pt = None if st is None else self.realise_point(st.x)
             if pt is None:
                 break
