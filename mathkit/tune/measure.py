@@ -17,10 +17,14 @@ hit frequency), and :func:`mathkit.rtp.component_rtp` for the top award's odds.
 
 Examples
 --------
+The same figures as Dynasty's PAR sheet (built by :func:`mathkit.par.build_par` from the whole round's distribution):
+
 >>> from mathkit.io import load_game
->>> f = measure(load_game("data/games/dynasty.toml"), level="moments")
->>> f"{float(f.rtp):.4%}", round(f.sd, 3), f"{float(f.hit_frequency):.2%}", round(f.feature_one_in, 1)
-('95.0002%', 6.101, '29.15%', 148.7)
+>>> from mathkit.par import build_par
+>>> game = load_game("data/games/dynasty.toml")
+>>> f, par = measure(game, level="moments"), build_par(game)
+>>> f.rtp == par.rtp.exact, abs(f.sd - par.sd.value) < 1e-12, abs(float(f.hit_frequency) - par.hit_frequency.value) < 1e-12
+(True, True, True)
 """
 
 from __future__ import annotations
