@@ -1,6 +1,6 @@
 """Tuning: Dynasty to 94.00% (RTP alone; with σ, hit-frequency and feature-frequency bands), its 92/94/96 variants.
 
-Targets (issue 18, 2 cores): RTP alone ≤ 5 s; with the σ, hit-frequency and
+TargetSet (issue 18, 2 cores): RTP alone ≤ 5 s; with the σ, hit-frequency and
 feature-frequency bands ≤ 20 s; the three variants together ≤ 30 s.  Each row
 gives wall and CPU time (the machine is shared: judge by CPU), the exact result
 and the edits, and the ratio to a naive tuner measured in the same run: a greedy

@@ -33,7 +33,7 @@ __all__ = [
     "ReelSet",
     "ScatterPay",
     "Symbol",
-    "TargetSpec",
+    "Targets",
     "Tuning",
 ]
 
@@ -316,25 +316,36 @@ class Reading:
 
 
 @dataclass(frozen=True)
-class TargetSpec:
-    """One figure a tuning aims at, as the game file writes it (``[tuning.targets]``).
+class Targets:
+    """What the designer aims at (``[targets]`` in the game file): an RTP with a tolerance, optional bands.
 
-    ``value`` with an optional ``tolerance`` (the tuner's default when ``None``),
-    or a ``band`` ``(low, high)``.  ``figure`` is ``rtp``, ``sd``, ``vi``,
-    ``hit_frequency``, ``feature_frequency`` (1 in N), ``top_award`` (1 in N) or
-    ``component:NAME`` (the RTP of one component, e.g. ``component:free spins``);
-    :mod:`mathkit.tune` says what each means and its default tolerance.
+    ``rtp`` defaults to the declared RTP; ``sd`` (σ per total bet of a whole
+    play) and ``hit_frequency`` are ``(low, high)`` bands, ``None`` when not set.
+
+    Examples
+    --------
+    >>> t = Targets(Fraction(95, 100), sd=(5.5, 6.5))
+    >>> t.rtp_band
+    (Fraction(18999, 20000), Fraction(19001, 20000))
     """
 
-    figure: str
-    value: Fraction | None = None
-    tolerance: Fraction | None = None
-    band: tuple[Fraction, Fraction] | None = None
+    rtp: Fraction | None = None
+    rtp_tolerance: Fraction = Fraction(5, 100_000)
+    sd: tuple[float, float] | None = None
+    hit_frequency: tuple[float, float] | None = None
+
+    @property
+    def rtp_band(self) -> tuple[Fraction, Fraction] | None:
+        return None if self.rtp is None else (self.rtp - self.rtp_tolerance, self.rtp + self.rtp_tolerance)
+
+    @property
+    def empty(self) -> bool:
+        return self == Targets()
 
 
 @dataclass(frozen=True)
 class Tuning:
-    """A game's ``[tuning]`` table: the targets and constraints the tuner and the workbench share.
+    """A game's ``[tuning]`` table: what the tuner must keep (the targets are ``[targets]``, :class:`Targets`).
 
     Every field is as the file declares it; ``None`` or empty means "not
     declared" (the tuner's default applies), so a save writes back only what the
@@ -342,7 +353,6 @@ class Tuning:
     :mod:`mathkit.tune` gives each field its meaning and default.
     """
 
-    targets: tuple[TargetSpec, ...] = ()
     reels: tuple[str, ...] = ()
     vary: str | None = None
     fixed: tuple[str, ...] | None = None
@@ -380,6 +390,7 @@ class Game:
     features: tuple[Feature, ...] = ()
     readings: tuple[Reading, ...] = ()
     description: str = ""
+    targets: Targets = Targets()
     tuning: Tuning | None = None
 
     # --- look-ups -----------------------------------------------------------------
@@ -414,6 +425,13 @@ class Game:
         if rs.declared_rtp is not None:
             return rs.declared_rtp
         return self.declared_rtp if rs.name == self.default_reels else None
+
+    def target_rtp(self, reels: str | None = None) -> Fraction | None:
+        """The RTP aimed at on reel set ``reels``: ``[targets] rtp`` for the default set, else the declared RTP."""
+        rs = self.reel_set(reels)
+        if self.targets.rtp is not None and rs.name == self.default_reels:
+            return self.targets.rtp
+        return self.declared_for(reels)
 
     def feature(self, name: str) -> Feature:
         """The feature called ``name``."""

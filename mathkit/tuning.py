@@ -1,11 +1,12 @@
-"""The ``[tuning]`` table of a game file: targets and constraints declared with the game.
+"""The ``[tuning]`` table of a game file: what the tuner must keep, declared with the game.
 
 The tuner (``mathkit tune``) and the workbench's "tune to target" read the same
-declaration, so a designer writes once what the game must keep and aim at.
-This module reads the table into a :class:`~mathkit.game.Tuning` (types and
-shapes, with located errors, through :mod:`mathkit.fields`), checks the names it
-uses against the game, and writes it back exactly as declared.  What each field
-means, and its default when absent, is :mod:`mathkit.tune`'s business.
+declaration, so a designer writes once what the game must keep (what it aims at
+is the ``[targets]`` table, :class:`~mathkit.game.Targets`).  This module reads
+the table into a :class:`~mathkit.game.Tuning` (types and shapes, with located
+errors, through :mod:`mathkit.fields`), checks the names it uses against the
+game, and writes it back exactly as declared.  What each field means, and its
+default when absent, is :mod:`mathkit.tune`'s business.
 
 The format (every field optional)::
 
@@ -26,21 +27,13 @@ The format (every field optional)::
     [tuning.counts.base]          # explicit [min, max]: for every reel, or one pair per reel
     DRAGON = [1, 3]
 
-    [tuning.targets]              # a value (default tolerance), [low, high], or { value, tolerance }
-    rtp = 0.94
-    sd = { value = 6.5, tolerance = 0.3 }
-    hit_frequency = [0.29, 0.31]
-    feature_frequency = 150       # 1 in N
-    [tuning.targets.components]
-    "free spins" = 0.24
-
 Examples
 --------
->>> t = tuning_from_dict({"tuning": {"fixed": ["W"], "targets": {"rtp": 0.94, "sd": [6, 7]}}})
->>> t.fixed, [(s.figure, s.value, s.band) for s in t.targets]
-(('W',), [('rtp', Fraction(47, 50), None), ('sd', None, (Fraction(6, 1), Fraction(7, 1)))])
+>>> t = tuning_from_dict({"tuning": {"fixed": ["W"], "count_tolerance": 0.2, "counts": {"base": {"H": [1, 3]}}}})
+>>> t.fixed, t.count_tolerance, t.counts
+(('W',), Fraction(1, 5), (('base', 'H', ((1, 3),)),))
 >>> tuning_to_dict(t)
-{'fixed': ['W'], 'targets': {'rtp': 0.94, 'sd': [6, 7]}}
+{'fixed': ['W'], 'count_tolerance': 0.2, 'counts': {'base': {'H': [1, 3]}}}
 """
 
 from __future__ import annotations
@@ -51,51 +44,17 @@ from typing import Any
 
 from .errors import GameError
 from .fields import array, boolean, check_keys, fraction, integer, string, suggest, table
-from .game import Game, TargetSpec, Tuning
+from .game import Game, Tuning
 
-__all__ = ["FIGURES", "VARY", "check_tuning", "tuning_from_dict", "tuning_to_dict"]
+__all__ = ["VARY", "check_tuning", "tuning_from_dict", "tuning_to_dict"]
 
-FIGURES = ("rtp", "sd", "vi", "hit_frequency", "feature_frequency", "top_award")
-"""Target figures of ``[tuning.targets]`` (besides ``components``)."""
 VARY = ("strips", "pays", "both")
 KEYS = ("reels", "vary", "fixed", "count_tolerance", "counts", "hierarchy", "no_adjacent", "max_run", "stacks",
-        "keep_stacks", "keep_length", "scatter_spacing", "feature_frequency_tolerance", "targets")
+        "keep_stacks", "keep_length", "scatter_spacing", "feature_frequency_tolerance")
 
 
 def _names(value: Any, field: str) -> tuple[str, ...]:
     return tuple(string(x, f"{field}[{i}]") for i, x in enumerate(array(value, field)))
-
-
-def _target(figure: str, value: Any, field: str) -> TargetSpec:
-    if isinstance(value, list):
-        if len(value) != 2:
-            msg = f"a band is [low, high], got {len(value)} numbers"
-            raise GameError(msg, field=field, fix="write [low, high], a value, or { value = ..., tolerance = ... }")
-        low, high = fraction(value[0], f"{field}[0]"), fraction(value[1], f"{field}[1]")
-        if low > high:
-            msg = f"band [{value[0]}, {value[1]}] is empty"
-            raise GameError(msg, field=field, fix="write [low, high] with low ≤ high")
-        return TargetSpec(figure, band=(low, high))
-    if isinstance(value, dict):
-        check_keys(value, ("value", "tolerance"), field)
-        if "value" not in value:
-            msg = "missing value"
-            raise GameError(msg, field=f"{field}.value", fix="write { value = ..., tolerance = ... }")
-        tol = None if "tolerance" not in value else fraction(value["tolerance"], f"{field}.tolerance")
-        if tol is not None and tol < 0:
-            msg = f"tolerance must not be negative, got {value['tolerance']}"
-            raise GameError(msg, field=f"{field}.tolerance")
-        return TargetSpec(figure, fraction(value["value"], f"{field}.value"), tol)
-    return TargetSpec(figure, fraction(value, field))
-
-
-def _targets(data: Mapping[str, Any], where: str) -> tuple[TargetSpec, ...]:
-    """The targets in a canonical order (TOML does not keep the order of a table's sub-tables)."""
-    check_keys(data, (*FIGURES, "components"), where)
-    out = [_target(k, data[k], f"{where}.{k}") for k in FIGURES if k in data]
-    comps = table(data, "components", where)
-    out += [_target(f"component:{name}", comps[name], f"{where}.components.{name}") for name in sorted(comps)]
-    return tuple(out)
 
 
 def _pair(value: Any, field: str) -> tuple[int, int]:
@@ -160,7 +119,6 @@ def tuning_from_dict(data: Mapping[str, Any]) -> Tuning | None:
         return None if key not in spec else boolean(spec[key], f"{w}.{key}")
 
     return Tuning(
-        targets=_targets(table(spec, "targets", w), f"{w}.targets"),
         reels=_names(spec.get("reels", []), f"{w}.reels"),
         vary=vary,
         fixed=None if "fixed" not in spec else _names(spec["fixed"], f"{w}.fixed"),
@@ -220,15 +178,6 @@ def _number(x: Fraction) -> int | float | str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def _target_out(t: TargetSpec) -> Any:
-    if t.band is not None:
-        return [_number(t.band[0]), _number(t.band[1])]
-    assert t.value is not None
-    if t.tolerance is None:
-        return _number(t.value)
-    return {"value": _number(t.value), "tolerance": _number(t.tolerance)}
-
-
 def tuning_to_dict(t: Tuning) -> dict[str, Any]:
     """The ``[tuning]`` table as declared (inverse of :func:`tuning_from_dict`)."""
     out: dict[str, Any] = {}
@@ -258,12 +207,4 @@ def tuning_to_dict(t: Tuning) -> dict[str, Any]:
         for reels, name, bounds in t.counts:
             counts.setdefault(reels, {})[name] = list(bounds[0]) if len(bounds) == 1 else [list(b) for b in bounds]
         out["counts"] = counts
-    if t.targets:
-        targets: dict[str, Any] = {}
-        for spec in t.targets:
-            if spec.figure.startswith("component:"):
-                targets.setdefault("components", {})[spec.figure.partition(":")[2]] = _target_out(spec)
-            else:
-                targets[spec.figure] = _target_out(spec)
-        out["targets"] = targets
     return out

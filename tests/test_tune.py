@@ -360,6 +360,11 @@ def test_variants_chain_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 # --------------------------------------------------------------------------- the [tuning] table
 TUNING = """
+[targets]
+rtp = 0.93
+sd = [4.0, 5.0]
+hit_frequency = [0.3, 0.4]
+
 [tuning]
 reels = ["base"]
 vary = "strips"
@@ -371,17 +376,12 @@ max_run = { L1 = 2 }
 keep_length = true
 [tuning.counts.base]
 H1 = [1, 3]
-[tuning.targets]
-rtp = 0.93
-sd = { value = 4.5, tolerance = 0.5 }
-hit_frequency = [0.3, 0.4]
-[tuning.targets.components]
-scatter = 0.05
 """
 
 
 def test_tuning_table_round_trip_and_defaults() -> None:
-    text = Path(BENCH).read_text() + TUNING
+    text = Path(BENCH).read_text()
+    text = text[: text.index("[targets]")] + TUNING  # the file's own [targets] is its last table: ours replaces it
     game = loads_game(text)
     t = game.tuning
     assert t is not None and t.fixed == ("WILD", "SCATTER") and t.count_tolerance == Fraction(1, 5)
@@ -390,14 +390,15 @@ def test_tuning_table_round_trip_and_defaults() -> None:
     cons = Constraints.build(game)
     assert cons.fixed == frozenset({"WILD", "SCATTER"}) and cons.no_adjacent == frozenset({"H1"})
     assert cons.keep_stacks and cons.feature_frequency_tolerance == Fraction(1, 20)  # not declared: defaults
-    from mathkit.tune.targets import Targets
+    from mathkit.tune.targets import TargetSet
 
-    targets = Targets.build(game)
+    # the targets come from [targets]: the RTP (default tolerance ±0.005 pp), the σ and hit-frequency bands
+    targets = TargetSet.build(game)
     assert targets.rtp.value == Fraction(93, 100) and targets.rtp.high - targets.rtp.low == 2 * TOLERANCE
     assert (targets["sd"].low, targets["sd"].high) == (4, 5)
-    assert targets["component:scatter"].high - targets["component:scatter"].low == Fraction(2, 1000)
-    # flags override the file
-    assert Targets.build(game, [Target.of("rtp", Fraction("0.95"))]).rtp.value == Fraction("0.95")
+    assert (targets["hit_frequency"].low, targets["hit_frequency"].high) == (Fraction(3, 10), Fraction(2, 5))
+    # a caller's target replaces the file's
+    assert TargetSet.build(game, [Target.of("rtp", Fraction("0.95"))]).rtp.value == Fraction("0.95")
 
 
 def test_the_documented_tuning_table_parses() -> None:
@@ -406,8 +407,7 @@ def test_the_documented_tuning_table_parses() -> None:
     game = loads_game(Path(DYNASTY).read_text() + block)
     t = game.tuning
     assert t is not None and t.stacks == (("SEAL", 3),) and t.max_run == (("NINE", 2),)
-    assert {s.figure for s in t.targets} == {"rtp", "sd", "vi", "hit_frequency", "feature_frequency", "top_award",
-                                             "component:free spins"}
+    assert t.counts == (("base", "DRAGON", ((1, 3),)), ("base", "TIGER", ((2, 4), (2, 4), (2, 5), (2, 5), (1, 3))))
     assert loads_game(dump_game(game)) == game
 
 
@@ -415,8 +415,8 @@ def test_the_documented_tuning_table_parses() -> None:
     ("[tuning]\nfixd = []\n", "tuning.fixd"),
     ("[tuning]\nfixed = [\"NOPE\"]\n", "tuning.fixed[0]"),
     ("[tuning]\nvary = \"reels\"\n", "tuning.vary"),
-    ("[tuning.targets]\nsd = [7, 6]\n", "tuning.targets.sd"),
-    ("[tuning.targets]\nspread = 1\n", "tuning.targets.spread"),
+    ("[tuning]\ntargets = 1\n", "tuning.targets"),
+    ("[tuning.counts.base]\nH1 = [3, 1]\n", "tuning.counts.base.H1"),
     ("[tuning.counts.base]\nH1 = [[1, 2], [1, 2]]\n", "tuning.counts.base.H1"),
     ("[tuning]\ncount_tolerance = 2\n", "tuning.count_tolerance"),
 ])

@@ -318,6 +318,8 @@ def render(g: Game) -> str:
     out += ["", "[gamble]", "max_gambles = 5", "limit = 5000  # credits", "options = [",
             '  { name = "colour", multiplier = 2, p = "1/2" },', '  { name = "suit", multiplier = 4, p = "1/4" },',
             "]"]
+    out += ["", "# what the design aims at: the declared RTP ± 0.005 pp, and bands for the whole play's σ and hit "
+            "frequency", "[targets]", "sd = [5.5, 6.5]  # σ per total bet", "hit_frequency = [0.27, 0.31]"]
     for rule, reading, reason in readings(g):
         out += ["", "[[readings]]", f"rule = {_q(rule)}", f"reading = {_q(reading)}", f"reason = {_q(reason)}"]
     return "\n".join(out) + "\n"

@@ -7,9 +7,9 @@ frequency, the top award's odds, RTP by component) and its constraints
 spacing, hierarchy, lengths, the feature frequency kept), returning a
 :class:`TuneResult` whose :class:`Candidate` solutions carry the tuned game,
 its exact figures (:class:`Figures`) and its edits grouped by reel
-(:class:`Edits`).  Targets and constraints can be declared in the game file's
-``[tuning]`` table (:mod:`mathkit.tuning`), so the workbench and the command
-line share them.
+(:class:`Edits`).  The game file declares its targets in ``[targets]``
+(:class:`mathkit.game.Targets`) and its constraints in ``[tuning]``
+(:mod:`mathkit.tuning`), so the workbench and the command line share them.
 
 How it works
 ------------
@@ -40,8 +40,8 @@ from .edits import Edits, PayEdit, ReelEdits
 from .measure import Figures, measure
 from .result import Candidate, TuneResult
 from .solve import tune
-from .targets import TOLERANCE, Target, Targets
+from .targets import TOLERANCE, Target, TargetSet
 from .variants import tune_variants, variant_path, variants_table
 
-__all__ = ["TOLERANCE", "Candidate", "Constraints", "Edits", "Figures", "PayEdit", "ReelEdits", "Target", "Targets",
+__all__ = ["TOLERANCE", "Candidate", "Constraints", "Edits", "Figures", "PayEdit", "ReelEdits", "Target", "TargetSet",
            "TuneResult", "cli", "measure", "tune", "tune_variants", "variant_path", "variants_table", "write_result"]

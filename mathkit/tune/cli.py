@@ -1,7 +1,7 @@
 """``mathkit tune``: tune a game to its targets, write RTP variants, or print the exact sensitivities.
 
-Targets and constraints come from the game's ``[tuning]`` table, then from the
-flags (a flag wins).  Exit status 0 when every target is met, 1 when one is out
+Targets come from the game's ``[targets]`` table and constraints from its
+``[tuning]`` table, then from the flags (a flag wins).  Exit status 0 when every target is met, 1 when one is out
 of reach under the constraints (the closest design is still written, and the
 miss printed with the closest figures), 2 on a bad game file or bad arguments.
 """
@@ -23,7 +23,7 @@ from ..sensitivity import pay_sensitivity, play_reels, sensitivity_text, symbol_
 from .constraints import Constraints
 from .result import TuneResult
 from .solve import tune
-from .targets import Target, Targets, parse_band
+from .targets import Target, parse_band
 from .variants import table_csv, table_text, tune_variants, variant_path, variants_table
 
 __all__ = ["cli", "write_result"]
@@ -35,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Targets take a value (default tolerance) or a band LOW..HIGH.  Exit status: 0 every target met, "
                "1 a target out of reach (closest design written), 2 bad game or arguments.")
     p.add_argument("game", type=Path, help="game file (TOML); never overwritten")
-    t = p.add_argument_group("targets (besides the game's [tuning.targets]; the RTP defaults to declared_rtp)")
+    t = p.add_argument_group("targets (besides the game's [targets]; the RTP defaults to declared_rtp)")
     t.add_argument("--target-rtp", help="total RTP: 0.94, 94%% or 94%%..94.01%%")
     t.add_argument("--tolerance-pp", type=float, default=None, help="RTP tolerance in pp (default 0.005)")
     t.add_argument("--sd", help="σ of a whole play per total bet (default tolerance ±5%%)")
@@ -123,14 +123,16 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def write_result(game: Game, out: str | Path, *, force: bool = False, source: str | Path | None = None) -> Path:
-    """Save a tuned game atomically (:func:`mathkit.io.save_game`); never over ``source``; an existing file only with ``force``."""
+    """Save a tuned game atomically as an edit of ``source`` (:func:`mathkit.io.save_game`: the designer's
+    comments and layout kept, only the changed values rewritten); never over ``source``; an existing file only
+    with ``force``."""
     target = Path(out)
     if source is not None and _same_file(Path(source), target):
         msg = f"{target} is the input game: the original is never overwritten; choose another --out"
         raise FileExistsError(msg)
     from ..io import save_game
 
-    return save_game(game, target, overwrite=force)
+    return save_game(game, target, overwrite=force, template=source)
 
 
 def _check_outputs(paths: Sequence[Path], source: Path, force: bool) -> None:
@@ -211,7 +213,7 @@ def cli(argv: list[str]) -> int:
                 print(table_text(rows))
                 print(f"table written to {csv_path}")
             return 0 if all(r.reached for r in results) else 1
-        res = tune(game, Targets.build(game, extra), cons, candidates=args.candidates, **kw)
+        res = tune(game, extra, cons, candidates=args.candidates, **kw)
         stem = args.out
         paths = [stem] if len(res.candidates) == 1 else [stem.with_name(f"{stem.stem}_c{i + 1}{stem.suffix or '.toml'}")
                                                           for i in range(len(res.candidates))]

@@ -16,7 +16,7 @@ from ..game import Game
 from .constraints import Constraints
 from .edits import Edits, figures_table, table_text
 from .measure import Figures
-from .targets import Target, Targets
+from .targets import Target, TargetSet
 
 __all__ = ["Candidate", "TuneResult", "declared_after", "rank"]
 
@@ -58,7 +58,7 @@ class TuneResult:
     start: Game
     reels: tuple[str, ...]
     vary: str
-    targets: Targets
+    targets: TargetSet
     constraints: Constraints
     kept: tuple[Target, ...]
     before: Figures

@@ -47,7 +47,7 @@ from .milp import solve_step
 from .model import Row, Surrogate, rows_for
 from .result import Candidate, TuneResult, declared_after, rank
 from .space import IntArray, ReelLayoutError, Space
-from .targets import Target, Targets
+from .targets import Target, TargetSet
 
 __all__ = ["tune"]
 
@@ -201,18 +201,19 @@ class _Solver:
         return best
 
 
-def _as_targets(game: Game, targets: Targets | Iterable[Target] | Fraction | float | str | None) -> Targets:
-    if isinstance(targets, Targets):
+def _as_targets(game: Game, targets: TargetSet | Iterable[Target] | Fraction | float | str | None,
+                reels: str) -> TargetSet:
+    if isinstance(targets, TargetSet):
         return targets
     if targets is None:
-        return Targets.build(game)
+        return TargetSet.build(game, reels=reels)
     if isinstance(targets, str | float | int | Fraction):
         value = Fraction(str(targets)) if isinstance(targets, float) else Fraction(targets)
-        return Targets.build(game, [Target.of("rtp", value)])
-    return Targets.build(game, list(targets))
+        return TargetSet.build(game, [Target.of("rtp", value)], reels)
+    return TargetSet.build(game, list(targets), reels)
 
 
-def _kept(game: Game, targets: Targets, cons: Constraints, before: Figures) -> tuple[Target, ...]:
+def _kept(game: Game, targets: TargetSet, cons: Constraints, before: Figures) -> tuple[Target, ...]:
     tol = cons.feature_frequency_tolerance
     if tol is None or not before.feature_p or targets.get("feature_frequency") is not None:
         return ()
@@ -233,7 +234,7 @@ def _candidate(solver: _Solver, pt: _Point, goals: tuple[Target, ...], play: str
     return Candidate(game, figs, diff(solver.space.start, game), tuple(met))
 
 
-def _sd_bands(targets: Targets, first: Figures, k: int) -> list[Target]:
+def _sd_bands(targets: TargetSet, first: Figures, k: int) -> list[Target]:
     """K σ sub-bands across the σ (or VI) target, or across ±10% of ``first``'s σ."""
     t = targets.get("sd") or targets.get("vi")
     if t is not None:
@@ -245,7 +246,7 @@ def _sd_bands(targets: Targets, first: Figures, k: int) -> list[Target]:
     return [Target(figure, lo + i * width, lo + (i + 1) * width, lo + (i + Fraction(1, 2)) * width) for i in range(k)]
 
 
-def tune(game: Game, targets: Targets | Iterable[Target] | Fraction | float | str | None = None,
+def tune(game: Game, targets: TargetSet | Iterable[Target] | Fraction | float | str | None = None,
          constraints: Constraints | None = None, *, reels: Sequence[str] | str | None = None,
          vary: str | None = None, candidates: int = 1, start: Game | None = None,
          time_limit: float = 120.0) -> TuneResult:
@@ -256,9 +257,10 @@ def tune(game: Game, targets: Targets | Iterable[Target] | Fraction | float | st
     game
         The original game: count bounds refer to it.
     targets
-        A :class:`Targets`, some :class:`Target` bands (added to the game's
-        ``[tuning.targets]``), or just the RTP (``0.94``, ``"47/50"``).  Without
-        an RTP target the game's ``declared_rtp`` is kept.
+        A :class:`TargetSet` (exactly these), some :class:`Target` bands (added to,
+        or replacing, the game's ``[targets]``: RTP, σ and hit-frequency bands), or
+        just the RTP (``0.94``, ``"47/50"``; the game's σ and hit-frequency bands
+        still apply).  Without an RTP target the game's target RTP is kept.
     constraints
         What must be kept (default: the game's ``[tuning]`` table, else the defaults of
         :mod:`mathkit.tune.constraints`).
@@ -290,8 +292,8 @@ def tune(game: Game, targets: Targets | Iterable[Target] | Fraction | float | st
     names = tuple(reels) if reels else (tuning.reels if tuning is not None and tuning.reels else (game.default_reels,))
     how = vary or (tuning.vary if tuning is not None and tuning.vary else "strips")
     cons = constraints if constraints is not None else Constraints.build(game)
-    goal = _as_targets(game, targets)
     space = Space(game, start or game, names, how, cons)
+    goal = _as_targets(game, targets, space.play)
     moments = bool(goal.secondary) or candidates > 1
     measured = measure_analysis(space.start, space.play, "moments")
     before = measured[0]

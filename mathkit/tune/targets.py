@@ -20,7 +20,9 @@ figure                        meaning                                     defaul
 ============================  ==========================================  ====================
 
 Figures written "1 in N" are given and reported as N; internally the band is
-on the probability.
+on the probability.  The game's ``[targets]`` table (:class:`mathkit.game.Targets`)
+declares the RTP and the σ and hit-frequency bands; the others come from the
+command line or the caller.
 
 Examples
 --------
@@ -38,10 +40,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..errors import ModelError
-from ..game import Game, TargetSpec
-from ..tuning import FIGURES
+from ..game import Game
 
-__all__ = ["DEFAULT_TOLERANCE", "ONE_IN", "TOLERANCE", "VI_Z", "Target", "Targets", "label_of", "parse_band"]
+__all__ = ["DEFAULT_TOLERANCE", "ONE_IN", "TOLERANCE", "VI_Z", "Target", "TargetSet", "label_of", "parse_band"]
 
 #: ±0.005 percentage points: the default RTP tolerance
 TOLERANCE = Fraction(5, 100_000)
@@ -92,7 +93,7 @@ class Target:
         """A target from a value (± ``tolerance``, default per figure) or a band."""
         kind = _kind(figure)
         if kind not in DEFAULT_TOLERANCE:
-            msg = f"unknown target figure {figure!r} (one of: {', '.join((*FIGURES, 'component:NAME'))})"
+            msg = f"unknown target figure {figure!r} (one of: {', '.join((*LABELS, 'component:NAME'))})"
             raise ModelError(msg)
         if band is not None:
             low, high = band
@@ -137,7 +138,7 @@ class Target:
 
 
 @dataclass(frozen=True)
-class Targets:
+class TargetSet:
     """The targets of one tuning: exactly one RTP target, any others."""
 
     items: tuple[Target, ...]
@@ -169,29 +170,29 @@ class Targets:
         """Targets that need the whole play's moments (σ, VI, hit frequency)."""
         return tuple(t for t in self.items if t.figure in ("sd", "vi", "hit_frequency"))
 
-    def with_rtp(self, rtp: Fraction, tolerance: Fraction | None = None) -> Targets:
+    def with_rtp(self, rtp: Fraction, tolerance: Fraction | None = None) -> TargetSet:
         """The same targets aiming at RTP ``rtp`` (tolerance kept unless given)."""
         old = self.rtp
         tol = (old.high - old.low) / 2 if tolerance is None else tolerance
-        return Targets(tuple(Target.of("rtp", rtp, tol) if t.figure == "rtp" else t for t in self.items))
+        return TargetSet(tuple(Target.of("rtp", rtp, tol) if t.figure == "rtp" else t for t in self.items))
 
     @classmethod
-    def build(cls, game: Game, overrides: Mapping[str, Target] | Iterable[Target] = ()) -> Targets:
-        """The game's declared targets (``[tuning.targets]``; RTP default: ``declared_rtp``), then ``overrides``."""
+    def build(cls, game: Game, overrides: Mapping[str, Target] | Iterable[Target] = (),
+              reels: str | None = None) -> TargetSet:
+        """The game's targets (``[targets]``: the RTP, default ``declared_rtp``, and the σ and hit-frequency
+        bands; :class:`mathkit.game.Targets`) on reel set ``reels``, then ``overrides``."""
         items: dict[str, Target] = {}
-        if game.declared_rtp is not None:
-            items["rtp"] = Target.of("rtp", game.declared_rtp)
-        for spec in game.tuning.targets if game.tuning is not None else ():
-            items[spec.figure] = from_spec(spec)
+        declared = game.targets
+        rtp = game.target_rtp(reels)
+        if rtp is not None:
+            items["rtp"] = Target.of("rtp", rtp, declared.rtp_tolerance)
+        for figure, band in (("sd", declared.sd), ("hit_frequency", declared.hit_frequency)):
+            if band is not None:
+                items[figure] = Target.of(figure, band=(Fraction(str(band[0])), Fraction(str(band[1]))))
         given = overrides.values() if isinstance(overrides, Mapping) else overrides
         for t in given:
             items[t.figure] = t
         return cls(tuple(items.values()))
-
-
-def from_spec(spec: TargetSpec) -> Target:
-    """A :class:`Target` from the file's :class:`~mathkit.game.TargetSpec`."""
-    return Target.of(spec.figure, spec.value, spec.tolerance, spec.band)
 
 
 def parse_band(figure: str, text: str, tolerance: str | None = None) -> Target:

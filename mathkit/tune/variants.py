@@ -25,7 +25,7 @@ from .edits import diff
 from .measure import measure
 from .result import TuneResult
 from .solve import tune
-from .targets import Target, Targets
+from .targets import Target, TargetSet
 
 __all__ = ["table_csv", "table_text", "tune_variants", "variant_path", "variants_table"]
 
@@ -54,7 +54,7 @@ def tune_variants(game: Game, rtps: Sequence[Fraction | float | str], targets: I
         for v in side:
             if v in done:
                 continue
-            goal = Targets.build(game, [*extra, Target.of("rtp", v)])
+            goal = TargetSet.build(game, [*extra, Target.of("rtp", v)], play_reels(game, _first_set(kwargs)))
             done[v] = tune(game, goal, constraints, start=start, **kwargs)
             start = done[v].game
     return [done[v] for v in values]
