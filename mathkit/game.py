@@ -34,6 +34,7 @@ __all__ = [
     "ScatterPay",
     "Symbol",
     "Targets",
+    "Tuning",
 ]
 
 SymbolKind = Literal["regular", "wild", "scatter", "bonus"]
@@ -343,6 +344,31 @@ class Targets:
 
 
 @dataclass(frozen=True)
+class Tuning:
+    """A game's ``[tuning]`` table: what the tuner must keep (the targets are ``[targets]``, :class:`Targets`).
+
+    Every field is as the file declares it; ``None`` or empty means "not
+    declared" (the tuner's default applies), so a save writes back only what the
+    designer wrote.  :mod:`mathkit.tuning` reads and writes the table;
+    :mod:`mathkit.tune` gives each field its meaning and default.
+    """
+
+    reels: tuple[str, ...] = ()
+    vary: str | None = None
+    fixed: tuple[str, ...] | None = None
+    count_tolerance: Fraction | None = None
+    counts: tuple[tuple[str, str, tuple[tuple[int, int], ...]], ...] = ()
+    hierarchy: tuple[tuple[str, ...], ...] = ()
+    no_adjacent: tuple[str, ...] = ()
+    max_run: tuple[tuple[str, int], ...] = ()
+    stacks: tuple[tuple[str, int], ...] = ()
+    keep_stacks: bool | None = None
+    keep_length: bool | None = None
+    scatter_spacing: int | None = None
+    feature_frequency_tolerance: Fraction | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """A slot game: symbols, reel sets, pays, bet model and features.
 
@@ -365,6 +391,7 @@ class Game:
     readings: tuple[Reading, ...] = ()
     description: str = ""
     targets: Targets = Targets()
+    tuning: Tuning | None = None
 
     # --- look-ups -----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:

@@ -33,6 +33,7 @@ from .features import features_to_dict
 from .game import Game, Targets
 from .parse import game_from_dict
 from .tomledit import update_text
+from .tuning import tuning_to_dict
 from .validate import validate_game
 
 __all__ = ["StyleLostWarning", "dump_game", "dumps_like", "game_from_dict", "game_to_dict", "load_game", "loads_game",
@@ -175,6 +176,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         out["targets"] = _targets_out(game)
     if game.readings:
         out["readings"] = [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in game.readings]
+    if game.tuning is not None:
+        out["tuning"] = tuning_to_dict(game.tuning)
     return out
 
 

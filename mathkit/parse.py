@@ -23,13 +23,14 @@ from .fields import string as _str
 from .fields import suggest as _suggest
 from .fields import table as _table
 from .game import Bet, Game, PayEntry, Reading, ReelSet, ScatterPay, Symbol, Targets
+from .tuning import check_tuning, tuning_from_dict
 from .validate import validate_game
 
 __all__ = ["CORE_KEYS", "TOP_KEYS", "game_from_dict"]
 
 CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
-    "reels", "paylines", "paytable", "mixed", "scatter_pays", "readings", "targets",
+    "reels", "paylines", "paytable", "mixed", "scatter_pays", "readings", "targets", "tuning",
 )
 """Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
 TOP_KEYS = CORE_KEYS + tuple(KINDS)
@@ -280,7 +281,9 @@ def game_from_dict(data: Mapping[str, Any]) -> Game:
         features=features_from_dict(data),
         readings=_parse_readings(data),
         targets=_parse_targets(data),
+        tuning=tuning_from_dict(data),
     )
     validate_game(game)
+    check_tuning(game)
     return game
 

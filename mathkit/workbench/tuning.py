@@ -35,6 +35,8 @@ class Proposal:
 def propose(game: Game, reels: str, target: Fraction, vary: str = "strips") -> Proposal:
     """Ask the tuner for ``game`` with its exact RTP at ``target`` (changing ``vary`` on reel set ``reels``).
 
+    The tuner keeps the game's ``[targets]`` σ and hit-frequency bands and its ``[tuning]`` constraints.
+
     Examples
     --------
     >>> from mathkit.io import load_game
@@ -42,6 +44,6 @@ def propose(game: Game, reels: str, target: Fraction, vary: str = "strips") -> P
     >>> p.reached, abs(p.rtp - Fraction("0.85")) <= Fraction(5, 100_000), bool(p.changes)
     (True, True, True)
     """
-    res = tune(game, target, vary=vary, reels=reels)  # type: ignore[arg-type]
+    res = tune(game, target, vary=vary, reels=reels)
     changes = diff_games(game, res.game, figures=False).changes
-    return Proposal(game, res.game, res.target, res.rtp, res.reached, changes, res.notes, res.seconds)
+    return Proposal(game, res.game, res.targets.rtp.value, res.rtp, res.reached, changes, res.notes, res.seconds)
