@@ -266,6 +266,11 @@ class Block(Feature):
         return "exact"
 
     # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = None
+    """The fields :meth:`sim_table` plays (``None``: no check).  A block with any other field set
+    away from its default is refused by the simulator, so a field added to a block later is never
+    silently left out of a simulation."""
+
     def sim_table(self, game: Game, stake: Stake) -> SimTable | None:
         """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play` (``None``: it cannot)."""
         return None

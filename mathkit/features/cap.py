@@ -190,6 +190,8 @@ class Cap(Block):
         return FeatureSection(self.title, tuple(figures), notes=notes)
 
     # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(("multiple", "coins"))
+
     def sim_table(self, game: Game, stake: Stake) -> RoundCap:
         """The whole round's win paid at most the cap, in credits at the stake."""
         return RoundCap(self.credits(stake.total_bet, stake.coins))

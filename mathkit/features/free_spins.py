@@ -338,6 +338,9 @@ class FreeSpins(Block):
         return notes
 
     # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(
+        ("trigger", "awards", "reels", "retriggers", "multiplier", "multiply_scatter", "max_spins"))
+
     def sim_table(self, game: Game, stake: Stake) -> Sequence:
         """Spins left and awarded as registers; each spin takes one and grants its retrigger, up to ``max_spins``."""
         count = Count((self.trigger,))

@@ -125,6 +125,8 @@ class Gamble(Block):
         return _section(self, gamble_lines(self, base, play), bet)
 
     # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(("options", "max_gambles", "limit"))
+
     def sim_table(self, game: Game, stake: Stake) -> Ladder:
         """The ladder the simulator gambles each round's paid win on, beside the RTP."""
         return Ladder(tuple((o.name, o.p, o.multiplier) for o in self.options), self.max_gambles, self.limit)

@@ -150,6 +150,8 @@ class VariableHeights(Block):
         return FeatureSection(self.title, tuple(figures), tuple(rows), notes)
 
     # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(("heights", "lines_per_row"))
+
     def sim_table(self, game: Game, stake: Stake) -> Variants:
         """One base variant per height, drawn by its weight: ``h`` rows, the first ``lines_per_row · h`` lines."""
         return Variants(tuple(Variant(w, rows=h, lines=self.lines(h)) for h, w in self.heights if w > 0))

@@ -143,6 +143,8 @@ class HoldRespin(Block):
         return FeatureSection(self.title, tuple(figures), notes=notes)
 
     # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(("symbol", "count", "reels"))
+
     def sim_table(self, game: Game, stake: Stake) -> Sequence:
         """The held cells as a mask register, set from the base window; one re-spin with them forced."""
         shown = (self.symbol,)

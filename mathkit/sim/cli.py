@@ -43,7 +43,8 @@ def exact_figures(game: Game, reels: str | None = None, lines: int | None = None
 
     RTP, its components, hit frequencies; with sequence features, the probability that a
     base spin starts one (``trigger_probability``) and each feature's entries per round
-    (``p_enter:NAME``); with a cap, the probability a round reaches it (``p_cap``).
+    (``p_enter:NAME``); with a cap, the probability a round reaches it (``p_cap``); σ per
+    bet (``sd``) unless the PAR sheet only sampled it.
     The command line's glue, and the one place this module reads the exact engine:
     imported here, after the simulation has run, never by it.
     """
@@ -63,6 +64,8 @@ def exact_figures(game: Game, reels: str | None = None, lines: int | None = None
                 figures[f"p_enter:{name}"] = float(analysis.stats[name].p_enter)
     if par.cap_probability is not None:
         figures["p_cap"] = par.cap_probability.value
+    if par.sd.method != "sampled":  # σ itself is checked when it is exact or a Markov solve
+        figures["sd"] = par.sd.value
     return figures, par.sd.value
 
 

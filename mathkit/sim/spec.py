@@ -15,6 +15,7 @@ itself; scatter pays are the game model's :meth:`~mathkit.game.ScatterPay.pay`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -87,15 +88,43 @@ class SimSpec:
 
 
 def sim_tables(game: Game, stake: Stake) -> list[tuple[Block, SimTable]]:
-    """Every block's simulator table, in the game's order; a block without one is refused."""
-    out = []
+    """Every block's simulator table, in the game's order.
+
+    A block without a table, or with a field set that its table does not play
+    (:attr:`~mathkit.features.base.Block.sim_reads`), is refused: the error names every
+    such block, so a game is never simulated without one of its rules.
+    """
+    out, refused = [], []
     for f in game.features:
         table = f.sim_table(game, stake) if isinstance(f, Block) else None
         if table is None:
-            msg = (f"{game.name}: feature {f.name!r} ({f.kind}) gives the simulator no table, so the game cannot be "
-                   "simulated; its block needs a sim_table method (docs/simulator.md)")
-            raise ModelError(msg)
+            refused.append(f"feature {f.name!r} ({f.kind}) gives the simulator no table")
+            continue
+        unread = _unread(f)
+        if unread:
+            refused.append(f"feature {f.name!r} ({f.kind}) sets {', '.join(unread)}, which its simulator table "
+                           "does not play")
         out.append((f, table))
+    if refused:
+        msg = (f"{game.name}: {'; '.join(refused)}, so the game cannot be simulated; each such block needs a "
+               "sim_table that plays all of its fields (docs/simulator.md)")
+        raise ModelError(msg)
+    return out
+
+
+def _unread(block: Block) -> list[str]:
+    """The fields of ``block`` set away from their defaults that its simulator table does not read."""
+    reads = block.sim_reads
+    if reads is None:
+        return []
+    out = []
+    for f in dataclasses.fields(block):
+        if f.name == "name" or f.name in reads:
+            continue
+        default = f.default if f.default is not dataclasses.MISSING else (
+            f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)
+        if default is dataclasses.MISSING or getattr(block, f.name) != default:
+            out.append(f.name)
     return out
 
 
