@@ -22,7 +22,7 @@ chooses one of its spins; forced cells are applied, then the window is
 observed), its actions, the spin's pay (line and scatter wins times the spin's
 multipliers, read after the actions), then its first exit whose tests pass
 (none: the feature is over).  Nothing here is code: the driver's semantics of
-each kind are written once in :mod:`mathkit.sim.vm`, and ``docs/simulator.md``
+each kind are written once in :mod:`mathkit.sim.kernels`, and ``docs/simulator.md``
 says how to add a kind.
 
 Examples
