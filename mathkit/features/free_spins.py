@@ -344,8 +344,8 @@ class FreeSpins(Block):
     def sim_table(self, game: Game, stake: Stake) -> Sequence:
         """Spins left and awarded as registers; each spin takes one and grants its retrigger, up to ``max_spins``."""
         count = Count((self.trigger,))
-        award = Lookup(tuple(self.entry({self.trigger: c}) or 0 for c in range(max(k for k, _ in self.awards) + 1)),
-                       count)
+        first = (self.entry({self.trigger: c}) for c in range(max(k for k, _ in self.awards) + 1))
+        award = Lookup(tuple(e if isinstance(e, int) else 0 for e in first), count)
         spin = Spin(self.reels, line_multiplier=Const(self.multiplier),
                     scatter_multiplier=Const(self.multiplier if self.multiply_scatter else 1))
         actions: tuple[Add | Grant, ...] = (Add("left", Const(-1)),)

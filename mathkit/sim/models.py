@@ -124,7 +124,8 @@ def _walk_tables(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...],
     rem = np.zeros(1, dtype=np.int32)
     if (remainder and len(open_ids) and n_reels - k in (1, 2) and combos <= REMAINDER_COMBOS
             and len(ids) * combos <= REMAINDER_BUDGET):
-        table_rem = remainder_table(packed_states[ids], n_stops, lcols, *walk[:4], walk[5], trans, nxt)
+        table_rem = remainder_table(packed_states[ids], n_stops, lcols, walk[0], walk[1], walk[2], walk[3], walk[5],
+                                    trans, nxt)
         if int(table[:, 0].max()) + 255 * int(table_rem.max(initial=0)) < 1 << 31:
             ropen = inverse.reshape(-1).astype(np.int64) * combos  # row i of the table is state ids[i]
             rem = table_rem.reshape(-1)

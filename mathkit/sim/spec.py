@@ -94,10 +94,11 @@ def sim_tables(game: Game, stake: Stake) -> list[tuple[Block, SimTable]]:
     (:attr:`~mathkit.features.base.Block.sim_reads`), is refused: the error names every
     such block, so a game is never simulated without one of its rules.
     """
-    out, refused = [], []
+    out: list[tuple[Block, SimTable]] = []
+    refused: list[str] = []
     for f in game.features:
         table = f.sim_table(game, stake) if isinstance(f, Block) else None
-        if table is None:
+        if table is None or not isinstance(f, Block):
             refused.append(f"feature {f.name!r} ({f.kind}) gives the simulator no table")
             continue
         unread = _unread(f)
@@ -212,9 +213,9 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
                          for x in read[reel_arrays(game, r_name).strips[r]].tolist() + read[sorted(b.forced)].tolist()})
                  for r in range(game.n_reels)]
     sym = np.full((1, t.n_symbols), -1, dtype=np.int64) if t.ways else _symbol_trie(t, alphabets)
-    parts = []
+    parts: list[list[npt.NDArray[Any]]] = []
     for key in keys:
-        n = key[2]
+        n = stake.lines if key[2] is None else key[2]
         if t.ways:
             line_rows = np.zeros((0, game.n_reels), dtype=np.int64)
         else:
