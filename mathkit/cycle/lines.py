@@ -9,13 +9,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
+from ..evaluate import window_line_total
 from ..stops import StopTables
 from ..tables import PayTables
-from .classes import _line_classes, _sparse_finish
+from .classes import _line_classes
 from .combine import _combine_all, _combine_all_parallel, _combine_sparse
-from .passes import _alphabets, _compact, _groups, _line_codes, _prefix_pass, _side_pass, _stop_codes, split_point
+from .finish import finish_tables
+from .passes import _alphabets, _compact, _line_codes, _side_pass, _stop_codes, split_point
+from .prefix import _groups_parallel, _groups_serial, _prefix_parallel, _prefix_serial, group_pairs, open_lines, settled_heads
 
-__all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "check_cycle", "joint_counts", "suffix_keys"]
+__all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "check_cycle", "joint_counts"]
 
 IntArray = npt.NDArray[np.int64]
 DENSE_LIMIT = 1 << 25
@@ -54,15 +57,6 @@ def check_cycle(cycle: int, name: str) -> None:
         raise ModelError(msg)
 
 
-def suffix_keys(sxs: IntArray, ssc: IntArray, swt: IntArray, n_codes: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Suffix combinations keyed ``extra win · n_codes + code``, and the keys' histogram (keys, weights)."""
-    sk = sxs * n_codes + ssc
-    keys, inv = np.unique(sk, return_inverse=True)
-    weights = np.zeros(len(keys), dtype=np.int64)
-    np.add.at(weights, inv.reshape(-1), swt)
-    return sk, keys.astype(np.int64), weights
-
-
 def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> JointCounts:
     """Exact joint counts of (line win, observation code) over the whole cycle of ``st``.
 
@@ -87,6 +81,8 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
         msg = f"{len(t.entries)} pay entries; the distribution kernel handles at most 62"
         raise ModelError(msg)
     n_reels = st.n_reels
+    if n_reels == 1:
+        return _one_reel(t, st)
     k = split_point(n_reels)
     alph, alen, local = _alphabets(st)
     n_codes = st.n_codes
@@ -98,33 +94,50 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     finmax = finc.max(axis=1)
     n_lines = t.lines.shape[0]
     lc = _line_codes(t.lines, local, aradix)
-    cls, fixed, psc, pwt, hashes = _prefix_pass(lens, lc, weights, scode, xw, k, n_lines, pclass, pdead)
-    swt, ssc, sxs, sseq = _side_pass(k, n_reels, lens, lc, weights, scode, xw, n_lines)
-    order, starts = _groups(hashes, cls)
-    sseq_t = np.ascontiguousarray(sseq.T)
-    base, ptr, sp_j, sp_d = _sparse_finish(finc, sseq_t, swt)
-    sk, hk, hv = suffix_keys(sxs, ssc, swt, n_codes)
-    sx_max = int(sxs.max(initial=0))
-    reps = order[starts[:-1]]
+    # the prefix: head reels 0..k-2, then the last prefix reel
+    hwt, hsc, hxs, hseq = _side_pass(0, k - 1, lens, lc, weights, scode, xw, n_lines)
+    settled, sval = settled_heads(pclass, pdead, int(aradix[k - 1]))
+    optr, olines, ohs, fhead = open_lines(hseq, hxs, settled, sval)
+    n_head, n_last = len(hwt), int(lens[k - 1])
+    n = n_head * n_last
+    ocls = np.empty(n_last * len(olines), dtype=np.int32)
+    fixed, psc, pwt, hashes = (np.empty(n, dtype=np.int64) for _ in range(4))
+    head = (hwt, hsc, optr, olines, ohs, fhead)
+    last = (weights[k - 1, :n_last].copy(), scode[k - 1, :n_last].copy(), xw[k - 1, :n_last].copy(),
+            np.ascontiguousarray(lc[k - 1, :n_last]))
+    threads = nb.get_num_threads() if parallel else 1
+    if threads > 1:
+        _prefix_parallel(head, last, pclass, pdead, ocls, fixed, psc, pwt, hashes)
+        order, starts = _groups_parallel(hashes, n_head, optr, olines, ocls, 4 * threads)
+    else:
+        _prefix_serial(head, last, pclass, pdead, ocls, fixed, psc, pwt, hashes)
+        order, starts = _groups_serial(hashes, n_head, optr, olines, ocls)
+    groups = group_pairs(order, starts, n_head, optr, olines, ocls, n_lines)
+    # the suffix: the middle reel k, then the rest
+    n_mid = int(lens[k])
+    sym = np.ascontiguousarray(lc[k, :n_mid, :n_lines].T)
+    mid = (weights[k, :n_mid].copy(), xw[k, :n_mid] * n_codes + scode[k, :n_mid])
+    ft = finish_tables(finc, int(alen[k]), t.lines, k, sym, mid,
+                       _side_pass(k + 1, n_reels, lens, lc, weights, scode, xw, n_lines), n_codes)
+    sx_max = int(xw[k, :n_mid].max(initial=0)) + int(ft.rkey.max(initial=0)) // n_codes
     # a tight bound on the largest total: per group, its largest fixed win plus its alive lines' best, plus the suffix extras
-    alive_bound = finmax[cls[reps]].sum(axis=1) if cls.size else np.zeros(len(reps), dtype=np.int64)
-    fixed_max = np.maximum.reduceat(fixed[order], starts[:-1]) if len(order) else np.zeros(1, dtype=np.int64)
+    gptr, _gl, gc = groups
+    n_groups = len(starts) - 1
+    alive_bound = np.add.reduceat(np.append(finmax[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0)
+    fixed_max = np.maximum.reduceat(fixed[order], starts[:-1])
     max_win = int((fixed_max + alive_bound).max()) + sx_max
     size = (max_win + 1) * n_codes
     if size > DENSE_LIMIT:  # the (win, code) table is too large to hold densely: accumulate only the cells reached
-        wins, codes, counts = _combine_sparse(order, starts, cls, fixed, psc, pwt, base, ptr, sp_j, sp_d, sk, swt, hk,
-                                              hv, n_codes)
-        return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, 1)
-    args = (order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, sk, swt, hk, hv, sx_max, n_codes, size)
-    if parallel:
-        n_groups = len(starts) - 1
-        n_chunks = max(1, min(nb.get_num_threads(), n_groups))
-        # balance chunks by estimated work: sorting the members, plus the sparse finishing lists
+        wins, codes, counts = _combine_sparse(order, starts, groups, fixed, psc, pwt, ft, sym, n_codes)
+        return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
+    args = (order, starts, groups, fixed, psc, pwt, ft, sym, n_codes, size)
+    if threads > 1:
+        n_chunks = max(1, min(threads, n_groups))
+        # balance chunks by estimated work: sorting the members, plus the middle-reel stops where an alive line goes on
         members = np.diff(starts).astype(np.float64)
-        nnz = (ptr[:, 1:] - ptr[:, :-1]).astype(np.float64)
-        rep_cls = cls[reps]
-        sparse = np.where(rep_cls > 0, nnz[np.arange(n_lines)[None, :], rep_cls], 0.0).sum(axis=1)
-        work = members * np.log2(members + 1) + 2 * sparse + len(hk)
+        touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[_gl, gc]
+        work_t = np.add.reduceat(np.append(touched, 0.0), gptr[:-1]) * (np.diff(gptr) > 0)
+        work = members * np.log2(members + 1) + 8 * work_t + len(ft.rk)
         cum = np.concatenate([[0], np.cumsum(work)])
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups
@@ -133,6 +146,18 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
         threads = len(np.unique(tids))
     else:
         flat = _combine_all(*args)
-        threads = 1
     wins, codes, counts = _compact(flat, n_codes)
     return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
+
+
+def _one_reel(t: PayTables, st: StopTables) -> JointCounts:
+    """A one-reel game: every stop evaluated on its own."""
+    cols = st.cols[0]
+    n_codes = st.n_codes
+    keys = np.array([window_line_total(col[None, :], t.lines, t.match, t.pay, t.own, t.mult) for col in cols],
+                    dtype=np.int64).reshape(-1) + st.extra[0]
+    keys = keys * n_codes + st.codes(0)
+    uniq, inv = np.unique(keys, return_inverse=True)
+    counts = np.zeros(len(uniq), dtype=np.int64)
+    np.add.at(counts, inv.reshape(-1), st.weights[0])
+    return JointCounts(uniq // n_codes, uniq % n_codes, counts, st.digits, st.radix, st.sizes, st.cycle, 1)

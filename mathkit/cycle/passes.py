@@ -45,49 +45,6 @@ def _side_pass(first: int, last: int, lens: IntArray, lc: IntArray, weights: Int
 
 
 @nb.njit(cache=True)
-def _prefix_pass(lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArray, xw: IntArray, k: int, n_lines: int,
-                 pclass: IntArray, pdead: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
-    """Every prefix stop combination reduced to (line classes, fixed win, observation code, weight, hash).
-
-    The fixed win holds the dead lines' wins and the stops' extra wins.  Combination
-    ``idx = j + n_head * i`` pairs head combination ``j`` of reels ``0..k-2`` with stop
-    ``i`` of reel ``k-1``.
-    """
-    hwt, hsc, hxs, hseq = _side_pass(0, k - 1, lens, lc, weights, scode, xw, n_lines)
-    n_head = hwt.shape[0]
-    last = k - 1
-    n = n_head * lens[last]
-    cls = np.zeros((n, n_lines), dtype=np.int32)
-    fixed = np.zeros(n, dtype=np.int64)
-    sc = np.zeros(n, dtype=np.int64)
-    wt = np.empty(n, dtype=np.int64)
-    hashes = np.zeros(n, dtype=np.int64)
-    for i in range(lens[last]):
-        lci = lc[last, i]
-        for j in range(n_head):
-            idx = j + n_head * i
-            wt[idx] = hwt[j] * weights[last, i]
-            sc[idx] = hsc[j] + scode[last, i]
-            hj = hseq[j]
-            f = hxs[j] + xw[last, i]
-            h = np.uint64(1469598103934665603)
-            any_alive = False
-            for li in range(n_lines):
-                p = hj[li] + lci[li]
-                cl = pclass[p]
-                if cl == 0:
-                    f += pdead[p]
-                else:
-                    cls[idx, li] = cl
-                    any_alive = True
-                    h = (h ^ np.uint64(li * 1000003 + cl)) * np.uint64(1099511628211)
-                    h ^= h >> np.uint64(29)
-            fixed[idx] = f
-            hashes[idx] = np.int64(h >> np.uint64(1)) if any_alive else 0
-    return cls, fixed, sc, wt, hashes
-
-
-@nb.njit(cache=True)
 def _groups(hashes: IntArray, cls: AnyIntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
     """Order prefix combinations so equal alive-states are contiguous; return order and group starts.
 
