@@ -16,12 +16,9 @@ AnyIntArray = npt.NDArray[np.integer[Any]]
 
 
 @nb.njit(cache=True)
-def _meet(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: IntArray, nk: int, buf: IntArray,
-          n_codes: int, out: IntArray) -> None:  # pragma: no cover
-    """Combine a group's prefix histogram of (fixed win, scatter code) with its suffix histogram.
-
-    The suffix histogram is ``buf`` at the ``nk`` keys ``tk`` (``win * n_codes + code``).
-    """
+def _member_hist(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray,
+                 n_codes: int) -> tuple[IntArray, IntArray]:  # pragma: no cover
+    """A group's prefix histogram: keys ``fixed win · n_codes + code`` and their summed weights."""
     m = members.shape[0]
     pk = np.empty(m, dtype=np.int64)
     pv = np.empty(m, dtype=np.int64)
@@ -31,14 +28,23 @@ def _meet(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: 
         pv[t] = pwt[i]
     if m > 1:
         pk, pv = _reduce(pk, pv)
+    return pk, pv
+
+
+@nb.njit(cache=True)
+def _meet(pk: IntArray, pv: IntArray, tk: IntArray, nk: int, buf: IntArray, out: IntArray) -> None:  # pragma: no cover
+    """Combine a group's prefix histogram ``(pk, pv)`` with its suffix histogram ``buf`` at the ``nk`` keys ``tk``.
+
+    Keys add: ``(fa + fb) · n_codes + (ca + cb)`` is the cell of prefix key ``fa · n_codes + ca`` and suffix key
+    ``fb · n_codes + cb``.
+    """
     for a in range(pk.shape[0]):
         ka = pk[a]
         va = pv[a]
         for b in range(nk):
-            kb = tk[b]
-            vb = buf[kb]
-            if vb != 0:  # keys add: (fa + fb) · n_codes + (ca + cb)
-                out[ka + kb] += va * vb
+            vb = buf[tk[b]]
+            if vb != 0:
+                out[ka + tk[b]] += va * vb
 
 
 @nb.njit(cache=True, inline="always")
@@ -61,7 +67,7 @@ def _hadd(hk: IntArray, hv: IntArray, used: IntArray, nu: int, key: int, val: in
 
 
 Scratch = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
-                IntArray, IntArray, IntArray]
+                IntArray, IntArray, IntArray, IntArray]
 
 
 @nb.njit(cache=True)
@@ -70,44 +76,46 @@ def _scratch(ft: FinishTables, max_pairs: int) -> Scratch:  # pragma: no cover
     n_mid = ft.wm.shape[0]
     n_mk = ft.mk.shape[0]
     n_rest = ft.rkey.shape[0]
-    a_mid = ft.flat.shape[1]
+    n_hist = ft.d0.shape[0]
     m = max(max_pairs, 1)
     z = np.zeros
-    return (z(n_mid, dtype=np.int64), z(n_mid, dtype=np.int64), z(n_mid, dtype=np.int64), z(n_mk, dtype=np.int64),
-            z(m * a_mid * n_mk, dtype=np.int64), z(n_mid, dtype=np.int64), z(n_rest, dtype=np.int64),
-            z(n_rest, dtype=np.int64), z(n_rest, dtype=np.int64),
+    return (np.full(n_mid, -1, dtype=np.int64), z(m * n_mid, dtype=np.int64), z(m * n_mid, dtype=np.int64),
+            z(n_mid, dtype=np.int64), z(n_mk, dtype=np.int64), z(max(n_hist * n_mk, 1), dtype=np.int64),
+            z(n_mid, dtype=np.int64), z(n_rest, dtype=np.int64), z(n_rest, dtype=np.int64), z(n_rest, dtype=np.int64),
             z(ft.rk.shape[0], dtype=np.int64), np.full(1 << 12, -1, dtype=np.int64), z(1 << 12, dtype=np.int64),
             z(1 << 12, dtype=np.int64))
 
 
 @nb.njit(cache=True, inline="always")
-def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, sym: IntArray, n_codes: int, sc: Scratch,
-                tk: IntArray, tv: IntArray) -> tuple[int, Scratch]:  # pragma: no cover
+def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, n_codes: int, sc: Scratch, tk: IntArray,
+                tv: IntArray) -> tuple[int, Scratch]:  # pragma: no cover
     """One group's suffix histogram: its ``n`` distinct keys and weights in ``tk[:n]``/``tv[:n]``.
 
     ``(pl[p], pc[p])``: the group's alive (line, class) pairs; ``b_key``: the sum of the alive
     lines' bases times ``n_codes``.  Only the middle-reel stops where an alive line goes on do work
     (see :mod:`mathkit.cycle.finish`): a stop where exactly one goes on adds that line's tabulated
-    histogram (stops with the same line, symbol and key summed first); a stop where several go on
+    histogram (stops with the same histogram and key summed first); a stop where several go on
     adds each line's commonest finish and visits only the rest combinations where one pays
     otherwise; every other stop adds the rest's key histogram.
     """
-    cnt, first, touched, rem, aggw, agglist, seen, acc, tj, rrem, hk, hv, used = sc
-    n_pairs = pl.shape[0]
-    a_mid = ft.flat.shape[1]
+    head, enext, eh, touched, rem, aggw, agglist, seen, acc, tj, rrem, hk, hv, used = sc
     n_mk = ft.mk.shape[0]
     n_rk = ft.rk.shape[0]
+    # each touched middle-reel stop gets the list of its going-on lines' histograms
     nt = 0
-    for p in range(n_pairs):
+    ne = 0
+    for p in range(pl.shape[0]):
         li = pl[p]
         c = pc[p]
         for t in range(ft.tptr[li, c], ft.tptr[li, c + 1]):
             i = ft.tidx[t]
-            if cnt[i] == 0:
+            if head[i] == -1:
                 touched[nt] = i
                 nt += 1
-                first[i] = p
-            cnt[i] += 1
+            enext[ne] = head[i]
+            eh[ne] = ft.thist[t]
+            head[i] = ne
+            ne += 1
     bound = nt * (ft.rkey.shape[0] + n_rk) + n_mk * n_rk
     if 2 * bound > hk.shape[0]:
         size = hk.shape[0]
@@ -116,40 +124,37 @@ def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, sym: I
         hk = np.full(size, -1, dtype=np.int64)
         hv = np.zeros(size, dtype=np.int64)
         used = np.zeros(size, dtype=np.int64)
-        sc = (cnt, first, touched, rem, aggw, agglist, seen, acc, tj, rrem, hk, hv, used)
+        sc = (head, enext, eh, touched, rem, aggw, agglist, seen, acc, tj, rrem, hk, hv, used)
     for a in range(n_mk):
         rem[a] = ft.hm[a]
     nu = 0
     na = 0
     for t in range(nt):
         i = touched[t]
+        e = head[i]
+        head[i] = -1
         rem[ft.kmidx[i]] -= ft.wm[i]
-        if cnt[i] == 1:
-            p = first[i]
-            slot = (p * a_mid + sym[pl[p], i]) * n_mk + ft.kmidx[i]
+        if enext[e] == -1:  # one line goes on: its histogram, summed over stops first
+            slot = eh[e] * n_mk + ft.kmidx[i]
             if aggw[slot] == 0:
                 agglist[na] = slot
                 na += 1
             aggw[slot] += ft.wm[i]
-            cnt[i] = 0
             continue
         # several lines go on at this stop: each adds its commonest finish, then the exceptions
-        cnt[i] = 0
         d_sum = 0
         ntj = 0
-        for p in range(n_pairs):
-            li = pl[p]
-            h = ft.pidx[ft.rho[li], pc[p], sym[li, i]]
-            if h < 0:
-                continue
+        while e != -1:
+            h = eh[e]
             d_sum += ft.d0[h]
-            for e in range(ft.eptr[h], ft.eptr[h + 1]):
-                j = ft.ej[e]
+            for x in range(ft.eptr[h], ft.eptr[h + 1]):
+                j = ft.ej[x]
                 if seen[j] == 0:
                     seen[j] = 1
                     tj[ntj] = j
                     ntj += 1
-                acc[j] += ft.ed[e]
+                acc[j] += ft.ed[x]
+            e = enext[e]
         key0 = b_key + ft.keym[i] + d_sum * n_codes
         w0 = ft.wm[i]
         for b in range(n_rk):
@@ -167,13 +172,10 @@ def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, sym: I
         slot = agglist[u]
         w = aggw[slot]
         aggw[slot] = 0
-        a = slot % n_mk
-        ls = slot // n_mk
-        p = ls // a_mid
-        h = ft.pidx[ft.rho[pl[p]], pc[p], ls % a_mid]
-        key0 = b_key + ft.mk[a]
-        for e in range(ft.pptr[h], ft.pptr[h + 1]):
-            nu = _hadd(hk, hv, used, nu, key0 + ft.pkey[e], w * ft.pw[e])
+        h = slot // n_mk
+        key0 = b_key + ft.mk[slot - h * n_mk]
+        for x in range(ft.pptr[h], ft.pptr[h + 1]):
+            nu = _hadd(hk, hv, used, nu, key0 + ft.pkey[x], w * ft.pw[x])
     for a in range(n_mk):
         if rem[a] != 0:
             key0 = b_key + ft.mk[a]
@@ -191,35 +193,18 @@ def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, sym: I
     return n, sc
 
 
-@nb.njit(cache=True)
-def _meet_dense(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: IntArray, tv: IntArray, n: int,
-                n_codes: int, out: IntArray) -> None:  # pragma: no cover
-    """A group's prefix histogram of (fixed win, code) times its suffix histogram ``tk[:n]``/``tv[:n]``, into ``out``."""
-    m = members.shape[0]
-    pk = np.empty(m, dtype=np.int64)
-    pv = np.empty(m, dtype=np.int64)
-    for t in range(m):
-        i = members[t]
-        pk[t] = fixed[i] * n_codes + psc[i]
-        pv[t] = pwt[i]
-    if m > 1:
-        pk, pv = _reduce(pk, pv)
-    for a in range(pk.shape[0]):
-        ka = pk[a]
-        va = pv[a]
-        for b in range(n):
-            out[ka + tk[b]] += va * tv[b]
+Groups = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 
 
 @nb.njit(cache=True)
-def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, groups: tuple[IntArray, IntArray, IntArray],
-                   fixed: IntArray, psc: IntArray, pwt: IntArray, ft: FinishTables, sym: IntArray, n_codes: int,
+def _combine_range(g0: int, g1: int, groups: Groups, ft: FinishTables, n_codes: int,
                    out: IntArray) -> None:  # pragma: no cover
     """Groups ``g0..g1-1`` met with every suffix combination, added into the dense table ``out``.
 
-    ``groups``: each group's alive (line, class) pairs as ``(gptr, gl, gc)``.
+    ``groups``: each group's alive (line, class) pairs and its members' histogram of
+    ``fixed win · n_codes + code`` (:func:`~mathkit.cycle.prefix.group_tables`).
     """
-    gptr, gl, gc = groups
+    gptr, gl, gc, mptr, mkey, mw = groups
     sc = _scratch(ft, _max_pairs(gptr))
     size = _hist_size(ft)
     tk = np.empty(size, dtype=np.int64)
@@ -230,8 +215,12 @@ def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, groups: 
         b_sum = 0
         for p in range(pc.shape[0]):
             b_sum += ft.base[pc[p]]
-        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, sym, n_codes, sc, tk, tv)
-        _meet_dense(order[starts[g]: starts[g + 1]], fixed, psc, pwt, tk, tv, n, n_codes, out)
+        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv)
+        for a in range(mptr[g], mptr[g + 1]):  # the meet (keys add, see _meet)
+            ka = mkey[a]
+            va = mw[a]
+            for b in range(n):
+                out[ka + tk[b]] += va * tv[b]
 
 
 @nb.njit(cache=True)
@@ -249,24 +238,21 @@ def _hist_size(ft: FinishTables) -> int:  # pragma: no cover
 
 
 @nb.njit(cache=True)
-def _combine_all(order: IntArray, starts: IntArray, groups: tuple[IntArray, IntArray, IntArray], fixed: IntArray,
-                 psc: IntArray, pwt: IntArray, ft: FinishTables, sym: IntArray, n_codes: int,
-                 size: int) -> IntArray:  # pragma: no cover
+def _combine_all(groups: Groups, ft: FinishTables, n_codes: int, size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
-    _combine_range(0, starts.shape[0] - 1, order, starts, groups, fixed, psc, pwt, ft, sym, n_codes, out)
+    _combine_range(0, groups[0].shape[0] - 1, groups, ft, n_codes, out)
     return out
 
 
 @nb.njit(cache=True, parallel=True)
-def _combine_all_parallel(order: IntArray, starts: IntArray, groups: tuple[IntArray, IntArray, IntArray],
-                          fixed: IntArray, psc: IntArray, pwt: IntArray, ft: FinishTables, sym: IntArray, n_codes: int,
-                          size: int, bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
+def _combine_all_parallel(groups: Groups, ft: FinishTables, n_codes: int, size: int,
+                          bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
     n_chunks = bounds.shape[0] - 1
     outs = np.zeros((n_chunks, size), dtype=np.int64)
     tids = np.zeros(n_chunks, dtype=np.int64)
     for c in nb.prange(n_chunks):
         tids[c] = nb.get_thread_id()  # type: ignore[attr-defined]
-        _combine_range(bounds[c], bounds[c + 1], order, starts, groups, fixed, psc, pwt, ft, sym, n_codes, outs[c])
+        _combine_range(bounds[c], bounds[c + 1], groups, ft, n_codes, outs[c])
     return outs.sum(axis=0), tids
 
 
@@ -295,18 +281,9 @@ def _grow(keys: IntArray, vals: IntArray) -> tuple[IntArray, IntArray]:  # pragm
 
 
 @nb.njit(cache=True)
-def _meet_sparse(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: IntArray, tv: IntArray,
-                 n_codes: int, keys: IntArray, vals: IntArray, count: int) -> tuple[IntArray, IntArray, int]:  # pragma: no cover
-    """:func:`_meet` into an open-addressing table: a prefix key plus a suffix key is the cell's key."""
-    m = members.shape[0]
-    pk = np.empty(m, dtype=np.int64)
-    pv = np.empty(m, dtype=np.int64)
-    for t in range(m):
-        i = members[t]
-        pk[t] = fixed[i] * n_codes + psc[i]
-        pv[t] = pwt[i]
-    if m > 1:
-        pk, pv = _reduce(pk, pv)
+def _meet_sparse(pk: IntArray, pv: IntArray, tk: IntArray, tv: IntArray, keys: IntArray, vals: IntArray,
+                 count: int) -> tuple[IntArray, IntArray, int]:  # pragma: no cover
+    """:func:`_meet` into an open-addressing table (suffix histogram ``(tk, tv)``); returns the table and its count."""
     for a in range(pk.shape[0]):
         for b in range(tk.shape[0]):
             if tv[b] != 0:
@@ -341,11 +318,10 @@ def _sparse_cells(keys: IntArray, vals: IntArray, n_codes: int) -> tuple[IntArra
 
 
 @nb.njit(cache=True)
-def _combine_sparse(order: IntArray, starts: IntArray, groups: tuple[IntArray, IntArray, IntArray], fixed: IntArray,
-                    psc: IntArray, pwt: IntArray, ft: FinishTables, sym: IntArray,
+def _combine_sparse(groups: Groups, ft: FinishTables,
                     n_codes: int) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
     """:func:`_combine_all` with every histogram sparse: memory grows with the cells reached, not their span."""
-    gptr, gl, gc = groups
+    gptr, gl, gc, mptr, mkey, mw = groups
     sc = _scratch(ft, _max_pairs(gptr))
     size = _hist_size(ft)
     tk = np.empty(size, dtype=np.int64)
@@ -353,13 +329,13 @@ def _combine_sparse(order: IntArray, starts: IntArray, groups: tuple[IntArray, I
     keys = np.full(1 << 16, -1, dtype=np.int64)
     vals = np.zeros(1 << 16, dtype=np.int64)
     count = 0
-    for g in range(starts.shape[0] - 1):
+    for g in range(gptr.shape[0] - 1):
         pl = gl[gptr[g]: gptr[g + 1]]
         pc = gc[gptr[g]: gptr[g + 1]]
         b_sum = 0
         for p in range(pc.shape[0]):
             b_sum += ft.base[pc[p]]
-        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, sym, n_codes, sc, tk, tv)
-        keys, vals, count = _meet_sparse(order[starts[g]: starts[g + 1]], fixed, psc, pwt, tk[:n], tv[:n], n_codes,
-                                         keys, vals, count)
+        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv)
+        keys, vals, count = _meet_sparse(mkey[mptr[g]: mptr[g + 1]], mw[mptr[g]: mptr[g + 1]], tk[:n], tv[:n], keys,
+                                         vals, count)
     return _sparse_cells(keys, vals, n_codes)

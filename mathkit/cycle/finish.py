@@ -36,7 +36,7 @@ class FinishTables(NamedTuple):
     """The suffix as the combine step reads it (all arrays; see the module docstring).
 
     ``base[c]``, ``flat[c, s]``; per (line, class) the middle-reel stops where it goes on
-    (``tptr``/``tidx``); per (pattern, class, symbol) a histogram ``pkey``/``pw`` in
+    (``tptr``/``tidx``) and the histogram it finishes with there (``thist``); per (pattern, class, symbol) a histogram ``pkey``/``pw`` in
     ``pptr[pidx[...]]:pptr[pidx[...] + 1]`` with keys ``(win - base) · n_codes + rest key``;
     the middle reel's stop weights ``wm``, keys ``keym`` (extra win · n_codes + code) and their
     distinct values ``mk`` (``kmidx[i]``: the index of stop ``i``'s) with weights ``hm``; the rest's
@@ -48,6 +48,7 @@ class FinishTables(NamedTuple):
     flat: BoolArray
     tptr: IntArray
     tidx: IntArray
+    thist: IntArray
     rho: IntArray
     pidx: IntArray
     pptr: IntArray
@@ -90,8 +91,12 @@ def _bases(finc: IntArray, a_mid: int) -> tuple[IntArray, BoolArray]:
 
 
 @nb.njit(cache=True)
-def _touched(flat: BoolArray, sym: IntArray, n_mid: int) -> tuple[IntArray, IntArray]:  # pragma: no cover
-    """Per (line, class): the middle-reel stops where the line goes on (``sym[l, i]``: the symbol it reads)."""
+def _touched(flat: BoolArray, sym: IntArray, rho: IntArray, pidx: IntArray,
+             n_mid: int) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
+    """Per (line, class): the middle-reel stops where the line goes on, and the histogram it finishes with there.
+
+    ``sym[l, i]``: the symbol line ``l`` reads at stop ``i``; ``pidx[rho[l], c, s]``: the histogram.
+    """
     n_lines = sym.shape[0]
     n_cls = flat.shape[0]
     tptr = np.zeros((n_lines, n_cls + 1), dtype=np.int64)
@@ -104,14 +109,17 @@ def _touched(flat: BoolArray, sym: IntArray, n_mid: int) -> tuple[IntArray, IntA
                     total += 1
         tptr[li, n_cls] = total
     tidx = np.empty(total, dtype=np.int64)
+    thist = np.empty(total, dtype=np.int64)
     t = 0
     for li in range(n_lines):
         for c in range(n_cls):
             for i in range(n_mid):
-                if not flat[c, sym[li, i]]:
+                s = sym[li, i]
+                if not flat[c, s]:
                     tidx[t] = i
+                    thist[t] = pidx[rho[li], c, s]
                     t += 1
-    return tptr, tidx
+    return tptr, tidx, thist
 
 
 @nb.njit(cache=True)
@@ -203,7 +211,6 @@ def finish_tables(finc: IntArray, a_mid: int, lines: IntArray, k: int, sym: IntA
     wm, keym = mid
     rwt, rsc, rxs, rseq = rest
     n_lines = lines.shape[0]
-    tptr, tidx = _touched(flat, sym, len(wm))
     if n_lines:
         _pats, first, rho = np.unique(lines[:, k + 1:], axis=0, return_index=True, return_inverse=True)
         rho = rho.reshape(-1).astype(np.int64)
@@ -214,7 +221,8 @@ def finish_tables(finc: IntArray, a_mid: int, lines: IntArray, k: int, sym: IntA
     rkey = rxs * n_codes + rsc
     pidx, pptr, pkey, pw, d0, eptr, ej, ed = _histograms(finc, base, flat, reps, np.ascontiguousarray(rseq), rkey,
                                                           rwt, n_codes)
+    tptr, tidx, thist = _touched(flat, sym, rho, pidx, len(wm))
     mk, kmidx, hm = _key_histogram(keym, wm)
     rk, rkidx, rw = _key_histogram(rkey, rwt)
-    return FinishTables(base, flat, tptr, tidx, rho, pidx, pptr, pkey, pw, d0, eptr, ej, ed, wm, keym, kmidx, mk, hm,
+    return FinishTables(base, flat, tptr, tidx, thist, rho, pidx, pptr, pkey, pw, d0, eptr, ej, ed, wm, keym, kmidx, mk, hm,
                         rwt, rkey, rkidx, np.ascontiguousarray(rseq), rk, rw)

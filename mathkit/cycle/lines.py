@@ -16,7 +16,7 @@ from .classes import _line_classes
 from .combine import _combine_all, _combine_all_parallel, _combine_sparse
 from .finish import finish_tables
 from .passes import _alphabets, _compact, _line_codes, _side_pass, _stop_codes, split_point
-from .prefix import _groups_parallel, _groups_serial, _prefix_parallel, _prefix_serial, group_pairs, open_lines, settled_heads
+from .prefix import head_classes, prefix_groups, prefix_groups_parallel, settled_heads
 
 __all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "check_cycle", "joint_counts"]
 
@@ -94,25 +94,18 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     finmax = finc.max(axis=1)
     n_lines = t.lines.shape[0]
     lc = _line_codes(t.lines, local, aradix)
-    # the prefix: head reels 0..k-2, then the last prefix reel
+    # the prefix: head reels 0..k-2 (grouped into head classes), then the last prefix reel
     hwt, hsc, hxs, hseq = _side_pass(0, k - 1, lens, lc, weights, scode, xw, n_lines)
     settled, sval = settled_heads(pclass, pdead, int(aradix[k - 1]))
-    optr, olines, ohs, fhead = open_lines(hseq, hxs, settled, sval)
-    n_head, n_last = len(hwt), int(lens[k - 1])
-    n = n_head * n_last
-    ocls = np.empty(n_last * len(olines), dtype=np.int32)
-    fixed, psc, pwt, hashes = (np.empty(n, dtype=np.int64) for _ in range(4))
-    head = (hwt, hsc, optr, olines, ohs, fhead)
+    head = head_classes(hseq, hxs, hsc, hwt, settled, sval, n_codes)
+    n_last = int(lens[k - 1])
     last = (weights[k - 1, :n_last].copy(), scode[k - 1, :n_last].copy(), xw[k - 1, :n_last].copy(),
             np.ascontiguousarray(lc[k - 1, :n_last]))
     threads = nb.get_num_threads() if parallel else 1
     if threads > 1:
-        _prefix_parallel(head, last, pclass, pdead, ocls, fixed, psc, pwt, hashes)
-        order, starts = _groups_parallel(hashes, n_head, optr, olines, ocls, 4 * threads)
+        groups = prefix_groups_parallel(head, last, pclass, pdead, n_codes, 4 * threads)
     else:
-        _prefix_serial(head, last, pclass, pdead, ocls, fixed, psc, pwt, hashes)
-        order, starts = _groups_serial(hashes, n_head, optr, olines, ocls)
-    groups = group_pairs(order, starts, n_head, optr, olines, ocls, n_lines)
+        groups = prefix_groups(head, last, pclass, pdead, n_codes)
     # the suffix: the middle reel k, then the rest
     n_mid = int(lens[k])
     sym = np.ascontiguousarray(lc[k, :n_mid, :n_lines].T)
@@ -121,23 +114,22 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
                        _side_pass(k + 1, n_reels, lens, lc, weights, scode, xw, n_lines), n_codes)
     sx_max = int(xw[k, :n_mid].max(initial=0)) + int(ft.rkey.max(initial=0)) // n_codes
     # a tight bound on the largest total: per group, its largest fixed win plus its alive lines' best, plus the suffix extras
-    gptr, _gl, gc = groups
-    n_groups = len(starts) - 1
+    gptr, gl, gc, mptr, mkey, _mw = groups
+    n_groups = len(gptr) - 1
     alive_bound = np.add.reduceat(np.append(finmax[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0)
-    fixed_max = np.maximum.reduceat(fixed[order], starts[:-1])
+    fixed_max = np.maximum.reduceat(mkey // n_codes, mptr[:-1])
     max_win = int((fixed_max + alive_bound).max()) + sx_max
     size = (max_win + 1) * n_codes
     if size > DENSE_LIMIT:  # the (win, code) table is too large to hold densely: accumulate only the cells reached
-        wins, codes, counts = _combine_sparse(order, starts, groups, fixed, psc, pwt, ft, sym, n_codes)
+        wins, codes, counts = _combine_sparse(groups, ft, n_codes)
         return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
-    args = (order, starts, groups, fixed, psc, pwt, ft, sym, n_codes, size)
+    args = (groups, ft, n_codes, size)
     if threads > 1:
         n_chunks = max(1, min(threads, n_groups))
-        # balance chunks by estimated work: sorting the members, plus the middle-reel stops where an alive line goes on
-        members = np.diff(starts).astype(np.float64)
-        touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[_gl, gc]
+        # balance chunks by estimated work: the middle-reel stops where an alive line goes on, and the meet
+        touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[gl, gc]
         work_t = np.add.reduceat(np.append(touched, 0.0), gptr[:-1]) * (np.diff(gptr) > 0)
-        work = members * np.log2(members + 1) + 8 * work_t + len(ft.rk)
+        work = 8 * work_t + np.diff(mptr) * (1 + work_t) + len(ft.rk)
         cum = np.concatenate([[0], np.cumsum(work)])
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups

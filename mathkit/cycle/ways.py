@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ..stops import StopTables
 from ..tables import PayTables
-from .combine import _meet, _meet_sparse, _sparse_cells
+from .combine import _meet, _meet_sparse, _member_hist, _sparse_cells
 from .lines import DENSE_LIMIT, JointCounts, check_cycle
 from .passes import _groups, _reduce, _stop_codes, split_point
 
@@ -149,7 +149,8 @@ def _ways_combine(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntA
                 tk[nk] = key
                 nk += 1
             buf[key] += swt[j]
-        _meet(members, fixed, psc, pwt, tk, nk, buf, n_codes, out)
+        pk, pv = _member_hist(members, fixed, psc, pwt, n_codes)
+        _meet(pk, pv, tk, nk, buf, out)
         for b in range(nk):
             buf[tk[b]] = 0
     return out
@@ -180,7 +181,8 @@ def _ways_combine_sparse(order: IntArray, starts: IntArray, ways: IntArray, fixe
         for j in range(n_s):
             lk[j] = lk[j] * n_codes + ssc[j]
         tk, tv = _reduce(lk.copy(), swt)
-        keys, vals, count = _meet_sparse(members, fixed, psc, pwt, tk, tv, n_codes, keys, vals, count)
+        pk, pv = _member_hist(members, fixed, psc, pwt, n_codes)
+        keys, vals, count = _meet_sparse(pk, pv, tk, tv, keys, vals, count)
     return _sparse_cells(keys, vals, n_codes)
 
 
