@@ -197,9 +197,9 @@ Groups = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 
 
 @nb.njit(cache=True)
-def _combine_range(g0: int, g1: int, groups: Groups, ft: FinishTables, n_codes: int,
+def _combine_range(g0: int, g1: int, groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int,
                    out: IntArray) -> None:  # pragma: no cover
-    """Groups ``g0..g1-1`` met with every suffix combination, added into the dense table ``out``.
+    """Groups ``visit[g0..g1-1]`` met with every suffix combination, added into the dense table ``out``.
 
     ``groups``: each group's alive (line, class) pairs and its members' histogram of
     ``fixed win · n_codes + code`` (:func:`~mathkit.cycle.prefix.group_tables`).
@@ -209,7 +209,8 @@ def _combine_range(g0: int, g1: int, groups: Groups, ft: FinishTables, n_codes: 
     size = _hist_size(ft)
     tk = np.empty(size, dtype=np.int64)
     tv = np.empty(size, dtype=np.int64)
-    for g in range(g0, g1):
+    for q in range(g0, g1):
+        g = visit[q]
         pl = gl[gptr[g]: gptr[g + 1]]
         pc = gc[gptr[g]: gptr[g + 1]]
         b_sum = 0
@@ -238,21 +239,21 @@ def _hist_size(ft: FinishTables) -> int:  # pragma: no cover
 
 
 @nb.njit(cache=True)
-def _combine_all(groups: Groups, ft: FinishTables, n_codes: int, size: int) -> IntArray:  # pragma: no cover
+def _combine_all(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
-    _combine_range(0, groups[0].shape[0] - 1, groups, ft, n_codes, out)
+    _combine_range(0, visit.shape[0], groups, visit, ft, n_codes, out)
     return out
 
 
 @nb.njit(cache=True, parallel=True)
-def _combine_all_parallel(groups: Groups, ft: FinishTables, n_codes: int, size: int,
+def _combine_all_parallel(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int,
                           bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
     n_chunks = bounds.shape[0] - 1
     outs = np.zeros((n_chunks, size), dtype=np.int64)
     tids = np.zeros(n_chunks, dtype=np.int64)
     for c in nb.prange(n_chunks):
         tids[c] = nb.get_thread_id()  # type: ignore[attr-defined]
-        _combine_range(bounds[c], bounds[c + 1], groups, ft, n_codes, outs[c])
+        _combine_range(bounds[c], bounds[c + 1], groups, visit, ft, n_codes, outs[c])
     return outs.sum(axis=0), tids
 
 

@@ -123,14 +123,17 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     if size > DENSE_LIMIT:  # the (win, code) table is too large to hold densely: accumulate only the cells reached
         wins, codes, counts = _combine_sparse(groups, ft, n_codes)
         return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
-    args = (groups, ft, n_codes, size)
+    # visit the groups by the cells they reach first, so that consecutive groups write near each other
+    b_key = np.add.reduceat(np.append(ft.base[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0) * n_codes
+    visit = np.argsort(b_key + np.minimum.reduceat(mkey, mptr[:-1]), kind="stable").astype(np.int64)
+    args = (groups, visit, ft, n_codes, size)
     if threads > 1:
         n_chunks = max(1, min(threads, n_groups))
         # balance chunks by estimated work: the middle-reel stops where an alive line goes on, and the meet
         touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[gl, gc]
         work_t = np.add.reduceat(np.append(touched, 0.0), gptr[:-1]) * (np.diff(gptr) > 0)
         work = 8 * work_t + np.diff(mptr) * (1 + work_t) + len(ft.rk)
-        cum = np.concatenate([[0], np.cumsum(work)])
+        cum = np.concatenate([[0], np.cumsum(work[visit])])
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups
         bounds = np.maximum.accumulate(np.minimum(bounds, n_groups))
