@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .evaluate import line_wins
 from .game import Game
 from .stage import SpinModel
 from .stops import StopTables, stop_tables
@@ -79,6 +80,8 @@ class ComponentRTP:
 
 def row_counts(st: StopTables, n_symbols: int, reel: int, row: int) -> list[int]:
     """Weight of each symbol id showing at ``row`` of ``reel``'s window (as the line rule reads it)."""
+    if st.rotations:
+        return [int(x) for x in np.bincount(st.cols[reel][:, row], minlength=n_symbols).tolist()]
     out = np.zeros(n_symbols, dtype=np.int64)
     np.add.at(out, st.cols[reel][:, row], st.weights[reel])
     return [int(x) for x in out.tolist()]
@@ -88,7 +91,12 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
     """Exact outcome counts of one line: ``(credits, entry, run) -> weight``.
 
     ``counts[r][s]`` is the weight of symbol ``s`` on the line's position of reel
-    ``r``.  Entry -1 is "no win".  Weights of the unvisited reels are multiplied in.
+    ``r``.  Entry -1 is "no win".  A depth-first walk over the reels groups the
+    symbols that behave alike for the pay entries still running (the same entries
+    continue, the same multiplier) and stops as soon as none runs; each leaf is
+    paid by the one line rule, :func:`mathkit.evaluate.line_win`, on a
+    representative sequence (any sequence of the leaf pays the same).  Weights of
+    the unvisited reels are multiplied in.
     """
     n_reels = len(counts)
     n_entries = len(t.entries)
@@ -97,43 +105,31 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
     for r in range(n_reels - 1, -1, -1):
         tail[r] = tail[r + 1] * totals[r]
     masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_symbols)]
-    pay = t.pay.tolist()
-    own = t.own.tolist()
     mult = t.mult.tolist()
-    present = [[(masks[s], mult[s], w) for s, w in enumerate(c) if w] for c in counts]
-    out: dict[tuple[int, int, int], int] = defaultdict(int)
+    present = [[(masks[s], mult[s], s, w) for s, w in enumerate(c) if w] for c in counts]
+    leaves: list[tuple[int, ...]] = []
+    weights: list[int] = []
+    path = [0] * n_reels
 
-    def value(e: int, n: int, m: int) -> int:
-        v: int = pay[e][n]
-        return v * m if v and not own[e] else v
-
-    def walk(depth: int, alive: int, m: int, best: tuple[int, int, int], weight: int) -> None:
+    def walk(depth: int, alive: int, weight: int) -> None:
         if depth == n_reels or alive == 0:
-            if alive:
-                for e in range(n_entries):
-                    if alive >> e & 1:
-                        v = value(e, depth, m)
-                        if v > best[0] or (v == best[0] and v > 0 and e < best[1]):
-                            best = (v, e, depth)
-            out[best] += weight * tail[depth]
+            # the runs have all ended (or reached the last reel): what follows pays nothing more
+            leaves.append((*path[:depth], *([0] * (n_reels - depth))))
+            weights.append(weight * tail[depth])
             return
-        groups: dict[tuple[int, int], int] = defaultdict(int)
-        for mask, ms, w in present[depth]:
-            groups[(alive & mask, ms)] += w
-        for (new_alive, ms), w in groups.items():
-            b = best
-            dying = alive & ~new_alive
-            e = 0
-            while dying:
-                if dying & 1:
-                    v = value(e, depth, m)
-                    if v > b[0] or (v == b[0] and v > 0 and e < b[1]):
-                        b = (v, e, depth)
-                dying >>= 1
-                e += 1
-            walk(depth + 1, new_alive, m * ms, b, weight * w)
+        groups: dict[tuple[int, int], list[int]] = {}
+        for mask, ms, s, w in present[depth]:
+            cell = groups.setdefault((alive & mask, ms), [0, s])
+            cell[0] += w
+        for (new_alive, _), (w, s) in groups.items():
+            path[depth] = s
+            walk(depth + 1, new_alive, weight * w)
 
-    walk(0, (1 << n_entries) - 1, 1, (0, -1, 0), 1)
+    walk(0, (1 << n_entries) - 1, 1)
+    paid = line_wins(np.array(leaves, dtype=np.int64).reshape(len(leaves), n_reels), t.match, t.pay, t.own, t.mult)
+    out: dict[tuple[int, int, int], int] = defaultdict(int)
+    for (v, e, n), w in zip(paid.tolist(), weights, strict=True):
+        out[(v, e, n)] += w
     return dict(out)
 
 
@@ -143,7 +139,10 @@ def _lines(t: PayTables, st: StopTables) -> list[EntryHits]:
     # walk (all lines of unweighted circular strips with no forced cell)
     counts: list[list[list[int]]] = []
     klass: list[list[int]] = []
-    for r in range(n_reels):
+    if st.rotations:  # every row of a reel shows its strip's counts: one walk serves every line
+        counts = [[row_counts(st, t.n_symbols, r, 0)] for r in range(n_reels)]
+        klass = [[0] * int(st.cols[r].shape[1]) for r in range(n_reels)]
+    for r in range(n_reels if not st.rotations else 0):
         seen: dict[tuple[int, ...], int] = {}
         rows: list[list[int]] = []
         per_row = []

@@ -1,8 +1,6 @@
-"""The line-game driver: exact joint counts of (line win, scatter code) over the cycle."""
+"""The line-game driver: exact joint counts of (line win, observation code) over the cycle."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
@@ -14,47 +12,15 @@ from ..stops import StopTables
 from ..tables import PayTables
 from .classes import _line_classes
 from .combine import _combine_all, _combine_all_parallel, _combine_sparse
+from .counts import DENSE_LIMIT, I64_SAFE, JointCounts, check_cycle
 from .finish import finish_tables
 from .passes import _alphabets, _compact, _line_codes, _side_pass, _stop_codes, split_point
 from .prefix import head_classes, prefix_groups, prefix_groups_parallel, settled_heads
+from .ways import joint_counts_ways
 
 __all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "check_cycle", "joint_counts"]
 
 IntArray = npt.NDArray[np.int64]
-DENSE_LIMIT = 1 << 25
-I64_SAFE = 1 << 62
-
-
-@dataclass(frozen=True, eq=False)
-class JointCounts:
-    """Exact counts of ``(line win in credits, observation code)`` over the cycle.
-
-    Cell ``i`` holds the total weight ``counts[i]`` of the outcomes whose line (or ways)
-    wins and extra wins add up to ``wins[i]`` credits and whose observation digits pack to
-    ``codes[i]`` (``code = Σ_d value_d · radix[d]``, each digit below ``sizes[d]``).
-    """
-
-    wins: IntArray
-    codes: IntArray
-    counts: IntArray
-    digits: tuple[str, ...]
-    radix: IntArray
-    sizes: IntArray
-    cycle: int
-    threads: int = 1
-
-    def digit(self, name: str) -> IntArray:
-        """The value of observation digit ``name`` in every cell."""
-        d = self.digits.index(name)
-        return np.asarray((self.codes // self.radix[d]) % self.sizes[d], dtype=np.int64)
-
-
-def check_cycle(cycle: int, name: str) -> None:
-    """Refuse a cycle that exact 64-bit counting cannot hold."""
-    if cycle >= I64_SAFE:
-        msg = (f"reel set {name!r} has a cycle of {cycle} outcomes, beyond exact 64-bit counting; "
-               "shorten the strips or lower the weights")
-        raise ModelError(msg)
 
 
 def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> JointCounts:
@@ -72,8 +38,6 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     True
     """
     if t.ways:
-        from .ways import joint_counts_ways
-
         return joint_counts_ways(t, st)
     cycle = st.cycle
     check_cycle(cycle, st.name)

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ..stops import StopTables
 from ..tables import PayTables
 from .combine import _meet, _meet_sparse, _member_hist, _sparse_cells
-from .lines import DENSE_LIMIT, JointCounts, check_cycle
+from .counts import DENSE_LIMIT, JointCounts, check_cycle
 from .passes import _groups, _reduce, _stop_codes, split_point
 
 __all__ = ["joint_counts_ways"]
