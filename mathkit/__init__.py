@@ -1,7 +1,13 @@
 """mathkit: exact slot-game mathematics.
 
-Importing the package is cheap: the numeric modules (numba kernels) load on
-first use.
+Importing the package is cheap: the numeric modules load on first use, and the
+compiled kernels come from an ahead-of-time extension or numba's disk cache,
+both built at install (:mod:`mathkit.warmup`).  In a source checkout numba's
+cache lives in ``<checkout>/.numba_cache`` unless ``NUMBA_CACHE_DIR`` says
+otherwise, so ``make``, the command line and notebooks share one cache; and
+OpenMP threads sleep rather than spin between parallel kernels
+(``OMP_WAIT_POLICY=PASSIVE`` unless set): on a shared machine a spinning thread
+takes a core from everyone else.
 
 Examples
 --------
@@ -13,11 +19,19 @@ True
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError, MathkitError, ModelError
 from .game import Game
 from .io import load_game, loads_game, save_game
+
+# set before numba is first imported (none of the modules above imports it)
+_CHECKOUT = Path(__file__).resolve().parents[1]
+if "NUMBA_CACHE_DIR" not in os.environ and (_CHECKOUT / "pyproject.toml").is_file() and os.access(_CHECKOUT, os.W_OK):
+    os.environ["NUMBA_CACHE_DIR"] = str(_CHECKOUT / ".numba_cache")
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 if TYPE_CHECKING:
     from .exact import rtp as exact_rtp

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from scipy import fft as sfft
 
 from .errors import ModelError
 from .stage import PlayLaw
@@ -80,6 +79,8 @@ def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
         np.add.at(out, inv.reshape(-1), pv)
         keep = out > 0
         return PlayLaw(uniq[keep], out[keep], lost)
+    from scipy import fft as sfft  # heavy: imported only for wide laws
+
     size = sfft.next_fast_len(na + nb - 1, real=True)
     res = np.asarray(sfft.irfft(sfft.rfft(da, size) * sfft.rfft(db, size), size), dtype=np.float64)[: na + nb - 1]
     law = clean(res, g, lo_a + lo_b, expected)

@@ -24,8 +24,8 @@ fixed win), so overlays, remaps, heights and restrictions need nothing here.
 Ways games use the same plan with per-entry ways products in place of lines.
 """
 
+from .inputs import split_point
 from .lines import DENSE_LIMIT, I64_SAFE, JointCounts, joint_counts
-from .passes import split_point
 from .ways import joint_counts_ways
 
 __all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "joint_counts", "joint_counts_ways", "split_point"]

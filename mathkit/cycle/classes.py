@@ -7,7 +7,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..evaluate import line_win
-from ..tables import PayTables
 
 IntArray = npt.NDArray[np.int64]
 
@@ -80,20 +79,3 @@ def _finish_table(reps: IntArray, alph: IntArray, alen: IntArray, k: int, match:
                 y //= alen[d]
             fin[c, q] = line_win(seq, match, pay, own, mult)[0]
     return fin
-
-
-def _line_classes(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Prefix sequence -> class (0 = dead), dead win per prefix, and the finishing table per class."""
-    states = _prefix_states_table(alph, alen, k, t.match, t.pay, t.own, t.mult)
-    alive = states[:, 0] != 0
-    pclass = np.zeros(len(states), dtype=np.int64)
-    pdead = np.where(alive, 0, states[:, 2])
-    if alive.any():
-        _uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
-        pclass[alive] = inverse.reshape(-1) + 1
-        reps = np.flatnonzero(alive)[first]
-        fin = _finish_table(reps, alph, alen, k, t.match, t.pay, t.own, t.mult)
-    else:
-        fin = np.zeros((0, int(np.prod(alen[k:]))), dtype=np.int64)
-    finc = np.vstack([np.zeros((1, fin.shape[1]), dtype=np.int64), fin])
-    return pclass, pdead, finc

@@ -8,7 +8,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from .finish import FinishTables
+from .inputs import FinishTables
 from .passes import _reduce
 
 IntArray = npt.NDArray[np.int64]

@@ -20,8 +20,6 @@ at most one entry per rest combination.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numba as nb
 import numpy as np
 import numpy.typing as npt
@@ -30,64 +28,6 @@ from .passes import _reduce
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-
-
-class FinishTables(NamedTuple):
-    """The suffix as the combine step reads it (all arrays; see the module docstring).
-
-    ``base[c]``, ``flat[c, s]``; per (line, class) the middle-reel stops where it goes on
-    (``tptr``/``tidx``) and the histogram it finishes with there (``thist``); per (pattern, class, symbol) a histogram ``pkey``/``pw`` in
-    ``pptr[pidx[...]]:pptr[pidx[...] + 1]`` with keys ``(win - base) · n_codes + rest key``;
-    the middle reel's stop weights ``wm``, keys ``keym`` (extra win · n_codes + code) and their
-    distinct values ``mk`` (``kmidx[i]``: the index of stop ``i``'s) with weights ``hm``; the rest's
-    combinations (weights ``rwt``, keys ``rkey``, per-line sequence codes ``rseq``) and distinct keys
-    ``rk`` with weights ``rw``; each line's pattern ``rho``.
-    """
-
-    base: IntArray
-    flat: BoolArray
-    tptr: IntArray
-    tidx: IntArray
-    thist: IntArray
-    rho: IntArray
-    pidx: IntArray
-    pptr: IntArray
-    pkey: IntArray
-    pw: IntArray
-    d0: IntArray
-    eptr: IntArray
-    ej: IntArray
-    ed: IntArray
-    wm: IntArray
-    keym: IntArray
-    kmidx: IntArray
-    mk: IntArray
-    hm: IntArray
-    rwt: IntArray
-    rkey: IntArray
-    rkidx: IntArray
-    rseq: IntArray
-    rk: IntArray
-    rw: IntArray
-
-
-def _bases(finc: IntArray, a_mid: int) -> tuple[IntArray, BoolArray]:
-    """Each class's base value and which middle-reel symbols leave it there whatever follows.
-
-    ``finc[c, q]`` with ``q = s + a_mid · rest`` (the middle reel's digit first).  The base is the
-    commonest value among the symbols after which the win no longer depends on the rest reels.
-    """
-    n_cls = finc.shape[0]
-    f = finc.reshape(n_cls, -1, a_mid)
-    const = (f == f[:, :1, :]).all(axis=1)
-    value = f[:, 0, :]
-    base = np.zeros(n_cls, dtype=np.int64)
-    for c in range(n_cls):
-        vals = value[c, const[c]]
-        if vals.size:
-            uniq, counts = np.unique(vals, return_counts=True)
-            base[c] = uniq[np.argmax(counts)]
-    return base, const & (value == base[:, None])
 
 
 @nb.njit(cache=True)
@@ -188,41 +128,3 @@ def _histograms(finc: IntArray, base: IntArray, flat: BoolArray, reps: IntArray,
                         ne += 1
                 eptr[h + 1] = ne
     return pidx, pptr, pkey[:n], pw[:n], d0, eptr, ej[:ne], ed[:ne]
-
-
-def _key_histogram(keys: IntArray, weights: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """Distinct keys, the index of each element's key, and the weight of each distinct key."""
-    uniq, inv = np.unique(keys, return_inverse=True)
-    hist = np.zeros(len(uniq), dtype=np.int64)
-    np.add.at(hist, inv.reshape(-1), weights)
-    return uniq.astype(np.int64), inv.reshape(-1).astype(np.int64), hist
-
-
-def finish_tables(finc: IntArray, a_mid: int, lines: IntArray, k: int, sym: IntArray,
-                  mid: tuple[IntArray, IntArray], rest: tuple[IntArray, IntArray, IntArray, IntArray],
-                  n_codes: int) -> FinishTables:
-    """The tables of the module docstring.
-
-    ``sym[l, i]``: the middle-reel symbol (local index) line ``l`` reads at stop ``i``; ``mid``: the
-    middle reel's (weights, keys); ``rest``: the rest combinations' (weights, codes, extra wins,
-    per-line sequence codes), as :func:`~mathkit.cycle.passes._side_pass` gives them.
-    """
-    base, flat = _bases(finc, a_mid)
-    wm, keym = mid
-    rwt, rsc, rxs, rseq = rest
-    n_lines = lines.shape[0]
-    if n_lines:
-        _pats, first, rho = np.unique(lines[:, k + 1:], axis=0, return_index=True, return_inverse=True)
-        rho = rho.reshape(-1).astype(np.int64)
-        reps = first.astype(np.int64)
-    else:
-        rho = np.zeros(0, dtype=np.int64)
-        reps = np.zeros(0, dtype=np.int64)
-    rkey = rxs * n_codes + rsc
-    pidx, pptr, pkey, pw, d0, eptr, ej, ed = _histograms(finc, base, flat, reps, np.ascontiguousarray(rseq), rkey,
-                                                          rwt, n_codes)
-    tptr, tidx, thist = _touched(flat, sym, rho, pidx, len(wm))
-    mk, kmidx, hm = _key_histogram(keym, wm)
-    rk, rkidx, rw = _key_histogram(rkey, rwt)
-    return FinishTables(base, flat, tptr, tidx, thist, rho, pidx, pptr, pkey, pw, d0, eptr, ej, ed, wm, keym, kmidx, mk, hm,
-                        rwt, rkey, rkidx, np.ascontiguousarray(rseq), rk, rw)

@@ -37,17 +37,6 @@ Items = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 _FNV = 1469598103934665603
 
 
-def settled_heads(pclass: IntArray, pdead: IntArray, n_head_codes: int) -> tuple[BoolArray, IntArray]:
-    """Per head sequence code: is the line dead after the prefix whatever the last reel shows, and with which win.
-
-    ``pclass[p]``/``pdead[p]`` for prefix sequence ``p = head code + n_head_codes · last symbol``.
-    """
-    cls = pclass.reshape(-1, n_head_codes)
-    dead = pdead.reshape(-1, n_head_codes)
-    settled = (cls == 0).all(axis=0) & (dead == dead[:1]).all(axis=0)
-    return settled, np.where(settled, dead[0], 0).astype(np.int64)
-
-
 @nb.njit(cache=True)
 def _mix(h: np.uint64, a: int, b: int) -> np.uint64:  # pragma: no cover
     h = (h ^ np.uint64(a * 1000003 + b)) * np.uint64(1099511628211)
