@@ -24,10 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError, MathkitError, ModelError
-from .game import Game
-from .io import load_game, loads_game, save_game
 
-# set before numba is first imported (none of the modules above imports it)
+# set before numba is first imported
 _CHECKOUT = Path(__file__).resolve().parents[1]
 if "NUMBA_CACHE_DIR" not in os.environ and (_CHECKOUT / "pyproject.toml").is_file() and os.access(_CHECKOUT, os.W_OK):
     os.environ["NUMBA_CACHE_DIR"] = str(_CHECKOUT / ".numba_cache")
@@ -36,13 +34,18 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 if TYPE_CHECKING:
     from .exact import rtp as exact_rtp
     from .exact import spin
+    from .game import Game
+    from .io import load_game, loads_game, save_game
     from .par import build_par
 
 __all__ = ["Game", "GameError", "MathkitError", "ModelError", "build_par", "exact_rtp", "load_game", "loads_game",
            "save_game", "spin"]
 __version__ = "0.1.0"
 
-_LAZY = {"exact_rtp": ("exact", "rtp"), "spin": ("exact", "spin"), "build_par": ("par", "build_par")}
+# everything else loads on first use, so that ``import mathkit`` (and ``mathkit --help``) imports no numpy
+_LAZY = {"exact_rtp": ("exact", "rtp"), "spin": ("exact", "spin"), "build_par": ("par", "build_par"),
+         "Game": ("game", "Game"), "load_game": ("io", "load_game"), "loads_game": ("io", "loads_game"),
+         "save_game": ("io", "save_game")}
 
 
 def __getattr__(name: str) -> Any:

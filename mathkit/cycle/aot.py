@@ -11,6 +11,7 @@ atomically.  Needs numba and a C compiler; only the build does.
 
 from __future__ import annotations
 
+import importlib
 import importlib.machinery
 import json
 import os
@@ -37,18 +38,19 @@ def spec_of(t: Any) -> list[Any]:
         return ["int"]
     if isinstance(t, types.Float):
         return ["float"]
+    parts: Any = getattr(t, "types", ())
     if isinstance(t, types.NamedTuple):
         cls = t.instance_class
-        return ["namedtuple", f"{cls.__module__}:{cls.__qualname__}", [spec_of(x) for x in t.types]]
+        return ["namedtuple", f"{cls.__module__}:{cls.__qualname__}", [spec_of(x) for x in parts]]
     if isinstance(t, types.BaseTuple):
-        return ["tuple", [spec_of(x) for x in t.types]]
+        return ["tuple", [spec_of(x) for x in parts]]
     msg = f"no ahead-of-time argument conversion for numba type {t}"
     raise TypeError(msg)
 
 
 def _signature(name: str) -> Any | None:
     """The signature kernel ``name`` was compiled with in this process (the first, if several)."""
-    disp = K.jit(name)
+    disp: Any = K.jit(name)
     sigs = list(getattr(disp, "signatures", ()))
     if not sigs:
         return None
@@ -57,11 +59,10 @@ def _signature(name: str) -> Any | None:
 
 def build(out_dir: Path = HERE, *, verbose: bool = False) -> list[str]:
     """Compile every kernel numba has compiled in this process; returns the kernels exported."""
-    from numba.pycc import CC
-
+    pycc: Any = importlib.import_module("numba.pycc")
     exported: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        cc = CC("_aot")
+        cc = pycc.CC("_aot")
         cc.output_dir = tmp
         cc.verbose = verbose
         cc.target_cpu = "host"  # built where it runs
@@ -72,7 +73,8 @@ def build(out_dir: Path = HERE, *, verbose: bool = False) -> list[str]:
             if sig is None:
                 continue
             exported[name] = [spec_of(a) for a in sig.args]
-            cc.export(name, sig)(K.jit(name).py_func)
+            disp: Any = K.jit(name)
+            cc.export(name, sig)(disp.py_func)
         if not exported:
             msg = "no kernel has been compiled in this process: run them first (mathkit.warmup)"
             raise RuntimeError(msg)

@@ -228,14 +228,14 @@ def _combine_range(g0: int, g1: int, groups: Groups, visit: IntArray, ft: Finish
 def _max_pairs(gptr: IntArray) -> int:  # pragma: no cover
     m = 1
     for g in range(gptr.shape[0] - 1):
-        m = max(m, gptr[g + 1] - gptr[g])
+        m = max(m, int(gptr[g + 1] - gptr[g]))
     return m
 
 
 @nb.njit(cache=True)
 def _hist_size(ft: FinishTables) -> int:  # pragma: no cover
     """At most how many distinct keys one group's suffix histogram has."""
-    return ft.wm.shape[0] * (ft.rkey.shape[0] + ft.rk.shape[0]) + ft.mk.shape[0] * ft.rk.shape[0]
+    return int(ft.wm.shape[0] * (ft.rkey.shape[0] + ft.rk.shape[0]) + ft.mk.shape[0] * ft.rk.shape[0])
 
 
 @nb.njit(cache=True)

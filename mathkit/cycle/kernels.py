@@ -137,7 +137,8 @@ class Kernels:
 
     def __init__(self) -> None:
         self._mode = os.environ.get("MATHKIT_KERNELS", "auto")
-        self._aot: tuple[Any, dict[str, Any]] | bool | None = None  # None: not looked for; False: unusable
+        self._aot: tuple[Any, dict[str, Any]] | None = None
+        self._looked = False
         self._why = ""
 
     @property
@@ -149,14 +150,14 @@ class Kernels:
             msg = f"kernel mode {mode!r}: use 'auto', 'jit' or 'aot'"
             raise ValueError(msg)
         self._mode = mode
-        self._aot = None  # look for the extension again (it may have been built since)
+        self._aot, self._looked = None, False  # look for the extension again (it may have been built since)
         for name in list(vars(self)):
             if name in KERNELS:
                 delattr(self, name)
 
     def _extension(self) -> tuple[Any, dict[str, Any]] | None:
-        if self._aot is None:
-            self._aot = False
+        if not self._looked:
+            self._looked = True
             try:
                 meta = json.loads(AOT_META.read_text(encoding="utf-8"))
             except (OSError, ValueError):
@@ -173,7 +174,7 @@ class Kernels:
                 return None
             self._aot = (module, meta["kernels"])
             self._why = "in use"
-        return self._aot or None
+        return self._aot
 
     def status(self) -> str:
         """Whether the ahead-of-time extension is used, and if not why."""
