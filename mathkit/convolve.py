@@ -72,8 +72,13 @@ def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
     da, db = _grid(a.values, a.probs, g, lo_a, na), _grid(b.values, b.probs, g, lo_b, nb)
     expected = math.fsum(a.probs.tolist()) * math.fsum(b.probs.tolist())
     if len(a.values) * len(b.values) <= DIRECT:
-        va = np.repeat(a.values, len(b.values)) + np.tile(b.values, len(a.values))
         pv = np.outer(a.probs, b.probs).ravel()
+        if na + nb - 1 <= 4 * len(pv):  # a dense grid no wider than the pairs: count on it (no sort)
+            idx = np.repeat((a.values - lo_a) // g, len(b.values)) + np.tile((b.values - lo_b) // g, len(a.values))
+            dense = np.bincount(idx, weights=pv, minlength=na + nb - 1)  # the pairs in the same order as below
+            cells = np.flatnonzero(dense > 0)
+            return PlayLaw(cells.astype(np.int64) * g + (lo_a + lo_b), dense[cells], lost)
+        va = np.repeat(a.values, len(b.values)) + np.tile(b.values, len(a.values))
         uniq, inv = np.unique(va, return_inverse=True)
         out = np.zeros(len(uniq))
         np.add.at(out, inv.reshape(-1), pv)
