@@ -72,12 +72,20 @@ def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
     da, db = _grid(a.values, a.probs, g, lo_a, na), _grid(b.values, b.probs, g, lo_b, nb)
     expected = math.fsum(a.probs.tolist()) * math.fsum(b.probs.tolist())
     if len(a.values) * len(b.values) <= DIRECT:
-        pv = np.outer(a.probs, b.probs).ravel()
-        if na + nb - 1 <= 4 * len(pv):  # a dense grid no wider than the pairs: count on it (no sort)
-            idx = np.repeat((a.values - lo_a) // g, len(b.values)) + np.tile((b.values - lo_b) // g, len(a.values))
-            dense = np.bincount(idx, weights=pv, minlength=na + nb - 1)  # the pairs in the same order as below
+        if na + nb - 1 <= 4 * len(a.values) * len(b.values):
+            # a dense grid no wider than the pairs: add them up on it, a's values outermost, so every cell
+            # sums its pairs in the order the sort below does (the same floats), without the pairs in memory
+            dense = np.zeros(na + nb - 1)
+            ib = (b.values - lo_b) // g
+            if len(a.values) <= 1024:
+                for i, pa in zip(((a.values - lo_a) // g).tolist(), a.probs.tolist(), strict=True):
+                    dense[i + ib] += pa * b.probs  # the cells of one row are distinct
+            else:
+                idx = np.repeat((a.values - lo_a) // g, len(b.values)) + np.tile(ib, len(a.values))
+                dense = np.bincount(idx, weights=np.outer(a.probs, b.probs).ravel(), minlength=na + nb - 1)
             cells = np.flatnonzero(dense > 0)
             return PlayLaw(cells.astype(np.int64) * g + (lo_a + lo_b), dense[cells], lost)
+        pv = np.outer(a.probs, b.probs).ravel()
         va = np.repeat(a.values, len(b.values)) + np.tile(b.values, len(a.values))
         uniq, inv = np.unique(va, return_inverse=True)
         out = np.zeros(len(uniq))

@@ -27,7 +27,7 @@ FloatArray = npt.NDArray[np.float64]
 
 
 def _dense(values: IntArray, probs: FloatArray, g: int, size: int) -> FloatArray:
-    return np.bincount(values // g, weights=probs, minlength=size).astype(np.float64)
+    return np.bincount(values // g, weights=probs, minlength=size).astype(np.float64, copy=False)
 
 
 def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, max_size: int = 1 << 25) -> PlayLaw:
@@ -63,7 +63,10 @@ def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, ma
     if size > max_size:
         msg = f"the feature's win distribution needs {size:,} points (more than {max_size:,}): raise max_size or tol"
         raise ModelError(msg)
-    psi = {a: sfft.rfft(_dense(*law.probs(a), g, size)) / float(law.p_added(a)) for a in xmax}  # E[e^{iωX} | A = a]
+    psi = {}  # E[e^{iωX} | A = a]
+    for a in xmax:
+        psi[a] = sfft.rfft(_dense(*law.probs(a), g, size))
+        psi[a] /= float(law.p_added(a))
     # One more spin adding a > 0 turns a mix's term into term·ψ_a·ψ_0^(a-1): each term is one product.
     adds = sorted(a for a in psi if a > 0)
     step = {a: psi[a] * np.power(psi[0], a - 1) for a in adds}
