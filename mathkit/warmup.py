@@ -143,7 +143,14 @@ def _enumeration() -> None:
 def _simulator() -> None:
     from .simulate import simulate
 
-    games = [loads_game(_LINES_5)] + [load_game(GAMES / n) for n in ("dynasty_small.toml",) if (GAMES / n).exists()]
+    def heights(text: str, lines: int) -> Game:  # the same game drawn 2 or 3 rows high, at a fixed bet
+        bet = f"[bet]\nlines = {lines}\n"
+        return loads_game(text.replace(bet, bet + f"total = {lines}\n")
+                          + "[variable_heights]\nheights = { 2 = 1, 3 = 1 }\nlines_per_row = 1\n")
+
+    # the driver's builds that games reach: lines with one base variant or several (a modifier's), ways
+    games = [loads_game(_LINES_5), heights(_LINES_5, 4), loads_game(_WAYS_4)]
+    games += [load_game(GAMES / n) for n in ("dynasty_small.toml",) if (GAMES / n).exists()]
     for game in games:
         simulate(game, 20_000, seed=1, progress=False)
 
