@@ -1,4 +1,4 @@
-"""The ``mathkit`` command line: ``par``, ``simulate``, ``tune``, ``check``, ``export``, ``render``.
+"""The ``mathkit`` command line: ``par``, ``simulate``, ``session``, ``tune``, ``check``, ``export``, ``render``.
 
 Errors in a game file print the validation message and exit with status 2,
 without a traceback.
@@ -57,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 #: subcommands whose own module parses their arguments: name -> (module, help)
 DELEGATED = {
     "simulate": ("simulate", "Monte Carlo simulation of the rules, checked against the exact figures"),
+    "session": ("sessions", "a player's session, exactly: time on device, bankroll survival, outcomes"),
     "tune": ("tune", "solve strips or pays for a target RTP; sensitivities"),
     "check": ("checks", "certification checks"),
     "export": ("export", "XLSX PAR sheet, game-server JSON, diff between two games"),
