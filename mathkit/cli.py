@@ -23,7 +23,7 @@ def _par(args: argparse.Namespace) -> int:
     from .report import par_to_dict, par_to_text, write_par
 
     game = load_game(args.game)
-    par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True)
+    par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=not args.no_sessions)
     if args.out:
         write_par(par, args.out)
     if args.json:
@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--reels", help="reel set (RTP variant) to analyse; default: the file's default_reels")
     par.add_argument("--lines", type=int, help="lines played (default: the bet's lines)")
     par.add_argument("--coins", type=int, help="coins per line (default: the first coin option)")
+    par.add_argument("--no-sessions", action="store_true",
+                     help="leave out the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
     par.set_defaults(func=_par)
 
     for name, (_, helptext) in DELEGATED.items():

@@ -103,7 +103,7 @@ def run_plain(law: LatticeLaw, b: int, x0: int, spins: int, top: int, *, stop: b
     for n in range(spins):
         nxt = now if stop else now - b
         m = float(a[b:now].sum())
-        y, e = conv.apply(a, b, nxt, b)
+        y, e, _ = conv.apply(a, b, nxt, b)
         up, up1 = _escape(a, b, now, nxt + b, b, law.sf, law.tail_m1)  # beyond the next grid
         if not stop:  # the mass above keeps playing
             esc1 = kappa * esc1 + (m1k - b * kappa) * esc
@@ -128,7 +128,8 @@ def run_plain(law: LatticeLaw, b: int, x0: int, spins: int, top: int, *, stop: b
 class Powers:
     """The laws of ``W₁ + … + Wⱼ`` on ``[0, size)`` for ``j = 0 .. s``, with their tail sums and error bounds.
 
-    ``rel[j]``: componentwise relative bound on ``dense[j]``; ``abs[j]``: ℓ1 bound on the rest.
+    ``rel[j]``: componentwise relative bound on ``dense[j]``; ``abs[j]``, ``abs2[j]``: ℓ1 and ℓ2
+    bounds on the rest (the FFT's, carried through later convolutions: ``‖δ * k‖ ≤ ‖δ‖·‖k‖₁``).
     """
 
     dense: FloatArray
@@ -137,6 +138,7 @@ class Powers:
     mass: FloatArray
     rel: FloatArray
     abs: FloatArray
+    abs2: FloatArray
 
     @property
     def s(self) -> int:
@@ -151,13 +153,13 @@ def powers(law: LatticeLaw, s: int) -> Powers:
     tm = np.zeros((s + 1, size + 1))
     dense[0, 0] = sf[0, 0] = 1.0
     dense[1], sf[1], tm[1] = law.dense, law.sf, law.tail_m1
-    rel, err = np.zeros(s + 1), np.zeros(s + 1)
+    rel, err, err2 = np.zeros(s + 1), np.zeros(s + 1), np.zeros(s + 1)
     conv = Convolver(law.dense)
     beyond, beyond_m1 = law.beyond, law.beyond_m1
     kappa, m1k = law.mass, law.m1
     for j in range(2, s + 1):
         prev = dense[j - 1]
-        out, e = conv.apply(prev, 0, size, 0)
+        out, e, e2 = conv.apply(prev, 0, size, 0)
         np.maximum(out, 0.0, out=out)
         # W₁ + … + Wⱼ ≥ size: already beyond after j − 1 wins, or pushed over by the j-th
         new_b, new_m1 = _escape(prev, 0, size, size, 0, law.sf, law.tail_m1)
@@ -166,7 +168,8 @@ def powers(law: LatticeLaw, s: int) -> Powers:
         dense[j], sf[j], tm[j] = out, step.sf, step.tail_m1
         rel[j] = rel[j - 1] + conv.relative
         err[j] = kappa * err[j - 1] + e
-    return Powers(dense, sf, tm, sf[:, 0].copy(), rel, err)
+        err2[j] = kappa * err2[j - 1] + e2
+    return Powers(dense, sf, tm, sf[:, 0].copy(), rel, err, err2)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -195,19 +198,19 @@ def _corrections(out: FloatArray, beta: FloatArray, dense: FloatArray, sf: Float
     """``out[y] −= Σ_{i<s} (T^{s−i} beta[i])[y]`` on ``[b, top)``; returns that sum's mass and moment beyond ``top``."""
     mass = 0.0
     m1 = 0.0
+    dst = out[b:top]
     for i in range(1, s):
         d = (s - i) * b
-        row = dense[s - i]
         for xp in range(b):
             w = beta[i, xp]
+            if w == 0.0:
+                continue
             tau = top + d - xp
             mass += w * sf[s - i, tau]
             m1 += w * ((xp - d) * sf[s - i, tau] + tm[s - i, tau])
-        for y in range(b, top):
-            acc = 0.0
-            for xp in range(b):
-                acc += beta[i, xp] * row[y - xp + d]
-            out[y] -= acc
+            src = dense[s - i, b + d - xp : top + d - xp]  # fresh slices: the loop vectorises
+            for y in range(top - b):
+                dst[y] -= w * src[y]
     return mass, m1
 
 
@@ -244,7 +247,7 @@ def run_blocked(law: LatticeLaw, b: int, x0: int, spins: int, ceiling: int, s: i
         nxt = top - k * b
         if k not in convs:
             convs[k] = Convolver(pw.dense[k])
-        y, e = convs[k].apply(a, b, nxt, k * b)
+        y, e, _ = convs[k].apply(a, b, nxt, k * b)
         back, back1 = _corrections(y, beta, pw.dense, pw.sf, pw.tail_m1, b, k, nxt)
         y[:b] = 0.0
         np.maximum(y, 0.0, out=y)
@@ -255,9 +258,10 @@ def run_blocked(law: LatticeLaw, b: int, x0: int, spins: int, ceiling: int, s: i
         inside = float(y.sum())
         defect = max(defect, abs(pw.mass[k] * m0 - busted_mass(beta, kappa) - inside - up))
         rel = pw.rel[k] + convs[k].relative + gamma_sum(top)
-        # the powers' own FFT errors: Tʲ a for the strips (j ≤ k), Tᵏ a, the corrections, the tail sums
+        # the powers' own FFT errors: the strips read b entries of Tʲ's law per bankroll (ℓ2 ≥ ℓ∞
+        # bounds them), Tᵏ a, the corrections and the tail sums read whole laws (ℓ1)
         err += (e + rel * (2 * m0 + terms + busted) + gamma(top + 2) * (up + back)
-                + float(pw.abs[1 : k + 1].sum()) * (m0 + busted) + 3 * pw.abs[k] * (m0 + busted))
+                + b * float(pw.abs2[1 : k + 1].sum()) * (m0 + busted) + 3 * pw.abs[k] * (m0 + busted))
         a[:nxt] = y
         a[nxt:] = 0.0
         top = nxt
