@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from ..markov.session import SessionLaw, checkpoints, solve_session
 from .cli import cli
-from .law import SessionPlay, credits, from_par, play_law, strategy
-from .table import TABLE_BANKROLLS, bankroll_table, session, solve
+from .law import SessionPlay, credits, from_par, gamble_options, play_law, strategy
+from .table import TABLE_BANKROLLS, bankroll_table, session, solve, table_rows
 
 __all__ = [
     "TABLE_BANKROLLS",
@@ -32,9 +32,11 @@ __all__ = [
     "cli",
     "credits",
     "from_par",
+    "gamble_options",
     "play_law",
     "session",
     "solve",
     "solve_session",
     "strategy",
+    "table_rows",
 ]

@@ -29,7 +29,7 @@ from ..game import Game
 from ..par import ParSheet
 from ..round import analyse
 
-__all__ = ["SessionPlay", "credits", "from_par", "play_law", "strategy"]
+__all__ = ["SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -88,6 +88,11 @@ def strategy(game: Game, option: str | None, target: int | None = None) -> Strat
         msg = f"no gamble option {option!r} in {game.name}: choose one of {', '.join(names)}"
         raise ModelError(msg)
     return Always(option) if target is None else UntilTarget(option, target)
+
+
+def gamble_options(game: Game) -> tuple[str, ...]:
+    """The names of the game's gamble options (none when it offers no gamble)."""
+    return tuple(o.name for f in game.features if isinstance(f, Gamble) for o in f.options)
 
 
 def _gamble(game: Game) -> Gamble:

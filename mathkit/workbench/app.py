@@ -49,6 +49,7 @@ from .model import (
     with_strip,
 )
 from .scheduler import Mode, Scheduler
+from .sessions import SessionPanel
 
 __all__ = ["Workbench", "build_workbench"]
 
@@ -155,6 +156,7 @@ class Workbench:
         self.export_buttons["xlsx"].disabled = importlib.util.find_spec("mathkit.export") is None
         self.export_buttons["paytable"] = _button("paytable .csv", "mk-export-paytable", "download")
         self.figures = FigureSet()
+        self.sessions = SessionPanel()
         self.editor_tabs = widgets.Tab()
         self.editor_tabs.add_class("mk-editors")
 
@@ -172,7 +174,7 @@ class Workbench:
         top = widgets.HBox([self.game_picker, self.reels_picker, self.undo_button])
         body = widgets.HBox([widgets.VBox([self.editor_tabs], layout=widgets.Layout(width="64%")), numbers])
         style = widgets.HTML(f"<style>{CSS}</style>")
-        self.widget = widgets.VBox([style, top, self.error, body, self.status, self.figures.widget])
+        self.widget = widgets.VBox([style, top, self.error, body, self.status, self.figures.widget, self.sessions.box])
         self.widget.add_class("mk-workbench")
 
     def _file_name(self, files: list[str]) -> str | None:
@@ -376,6 +378,7 @@ class Workbench:
             self.figures.show(quick=quick, game=self.game, reels=self.reels, par=par)
         self.timings["full"] = time.perf_counter() - self._t_edit
         self.progress.value = f"<small style='color:#888'>σ and distribution in {seconds:.2f} s</small>"
+        self.sessions.show(self.game, par)
 
     def _show_failure(self, exc: Exception, quick: Quick | None) -> None:
         self.progress.value = views.error_html(exc)
