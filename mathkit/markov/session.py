@@ -53,13 +53,15 @@ from ..figures import FeatureSection, Figure, Method, weakest
 from .bankroll import ChainRun, run_blocked, run_plain
 from .lattice import lattice_law
 
-__all__ = ["MAX_GRID", "SessionLaw", "checkpoints", "solve_session"]
+__all__ = ["MAX_GRID", "MAX_SPINS", "SessionLaw", "checkpoints", "solve_session"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 Solver = Literal["auto", "blocked", "plain"]
 MAX_GRID = 1 << 22
 """Most bankroll values (lattice points) a session's grid may hold."""
+MAX_SPINS = 10**6
+"""Most spins a session may have (its survival curve is one float per spin)."""
 
 
 def checkpoints(spins: int) -> tuple[int, ...]:
@@ -262,6 +264,9 @@ def solve_session(values: Sequence[int] | IntArray, probs: Sequence[float] | Flo
     bet = _int(bet, "the bet", 1)
     bankroll = _int(bankroll, "the bankroll", 1)
     spins = _int(spins, "the number of spins", 1)
+    if spins > MAX_SPINS:
+        msg = f"{spins:,} spins: a session has at most {MAX_SPINS:,}"
+        raise ModelError(msg)
     if bankroll < bet:
         msg = f"a bankroll of {bankroll:,} credits is below the bet of {bet:,}: no spin can be played"
         raise ModelError(msg)

@@ -112,6 +112,10 @@ def cli(argv: list[str]) -> int:
     bankroll = credits(args.bankroll, bet, "--bankroll")
     stop = _amount(args.stop_win, bet, "--stop-win")
     ceiling = _amount(args.ceiling, bet, "--ceiling")
+    if bankroll < bet or (stop is not None and stop <= bankroll):  # before the play's law, which takes seconds
+        msg = (f"--bankroll {bankroll:,} credits must be at least the bet ({bet:,})" if bankroll < bet else
+               f"--stop-win {stop:,} credits must be above the bankroll ({bankroll:,})")
+        raise ModelError(msg)
     play = play_law(game, args.reels, lines=args.lines, coins=args.coins, gamble=plan, parallel=True)
     law = solve(play, bankroll, args.spins, stop_win=stop, big_wins=args.big_win, ceiling=ceiling)
     out: dict[str, Any] = {"game": play.game, "reels": play.reels, "play_rtp": play.rtp, "strategy": play.strategy,
