@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..markov.session import SessionLaw, checkpoints, solve_session
 from .cli import cli
-from .law import SessionPlay, credits, from_par, gamble_options, play_law, strategy
+from .law import SessionPlay, credits, from_par, gamble_options, play_law, strategy, with_strategy
 from .table import TABLE_BANKROLLS, bankroll_table, session, solve, table_rows
 
 __all__ = [
@@ -39,4 +39,5 @@ __all__ = [
     "solve_session",
     "strategy",
     "table_rows",
+    "with_strategy",
 ]

@@ -29,7 +29,7 @@ from ..game import Game
 from ..par import ParSheet
 from ..round import analyse
 
-__all__ = ["SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy"]
+__all__ = ["SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy", "with_strategy"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -141,6 +141,14 @@ def play_law(game: Game, reels: str | None = None, *, lines: int | None = None, 
     assert d is not None
     method: Method = "exact" if d.counts is not None else "markov"  # a float law came from convolutions
     return _play(game, a.engine.reels, a.total_bet, d.values, d.probs, d.lost_mass, method, gamble or Never())
+
+
+def with_strategy(game: Game, play: SessionPlay, gamble: Strategy) -> SessionPlay:
+    """``play`` (a law without the gamble) with each win gambled by ``gamble``: no second analysis."""
+    if play.strategy != "never gamble":
+        msg = f"the law is already played with '{play.strategy}'"
+        raise ModelError(msg)
+    return _play(game, play.reels, play.bet, play.values, play.probs, play.lost_mass, play.method, gamble)
 
 
 def from_par(par: ParSheet, gamble: Strategy | None = None) -> SessionPlay:
