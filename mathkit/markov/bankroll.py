@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from .lattice import Convolver, LatticeLaw, gamma, gamma_sum
 
-__all__ = ["BLOCK", "ChainRun", "Powers", "powers", "run_blocked", "run_plain"]
+__all__ = ["BLOCK", "POWERS_MAX", "ChainRun", "Powers", "block_length", "busted_mass", "powers", "run_blocked", "run_plain"]
 
 FloatArray = npt.NDArray[np.float64]
 BLOCK = 64
