@@ -26,6 +26,7 @@ KINDS: dict[str, str] = {
     "gamble": "mathkit.features.gamble:Gamble",
     "cap": "mathkit.features.cap:Cap",
     "variable_heights": "mathkit.features.heights:VariableHeights",
+    "hold_respin": "mathkit.features.hold_respin:HoldRespin",
 }
 """Feature kind (its TOML table name) → ``module:class`` of its block."""
 
