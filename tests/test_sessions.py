@@ -25,7 +25,7 @@ from mathkit.cli import main
 from mathkit.errors import ModelError
 from mathkit.io import load_game, loads_game
 from mathkit.markov.session import SessionLaw, checkpoints, solve_session
-from mathkit.sessions import bankroll_table, credits, play_law, session, solve, strategy
+from mathkit.sessions import SessionPlay, bankroll_table, credits, play_law, solve, strategy
 from mathkit.sim.run import GambleStrategy
 from mathkit.sim.sessions import _consume, simulate_sessions
 
@@ -232,8 +232,22 @@ def test_blocked_equals_plain_within_the_error_bound_and_wald_holds() -> None:
 
 # --------------------------------------------------------------------------- Dynasty, exact and simulated
 @pytest.fixture(scope="module")
-def dynasty_law() -> SessionLaw:
-    return session(load_game(DYNASTY), "100x", 1000, big_wins=(10, 100, 1000))
+def dynasty_play() -> SessionPlay:
+    return play_law(load_game(DYNASTY))
+
+
+@pytest.fixture(scope="module")
+def dynasty_law(dynasty_play: SessionPlay) -> SessionLaw:
+    return solve(dynasty_play, "100x", 1000, big_wins=(10, 100, 1000))
+
+
+def test_dynasty_big_wins_before_anyone_can_bust(dynasty_play: SessionPlay) -> None:
+    # 100 bets cannot bust within 100 spins, so every session plays them all: P(a win ≥ k× bet) = 1 − (1 − q)¹⁰⁰
+    law = solve(dynasty_play, "100x", 100, big_wins=(10, 100))
+    for k in (10, 100):
+        q = math.fsum(dynasty_play.probs[dynasty_play.values >= k * 25].tolist())
+        assert law.big_wins[k] == pytest.approx(1 - (1 - q) ** 100, abs=1e-12)
+    assert law.expected_spins == pytest.approx(100, abs=1e-10)
 
 
 def test_dynasty_targets(dynasty_law: SessionLaw) -> None:
