@@ -93,13 +93,13 @@ Table(("strategy", "expected spins", "P(ahead)", "P(bust)", "expected loss (× b
 # %% [markdown]
 # ## Cross-check: simulated sessions
 # The simulator plays the same sessions literally from its own plays (it never reads the exact engine).
-# Every exact figure must lie inside the simulation's 99% interval.
+# Every exact figure must lie inside the simulation's interval; the intervals hold jointly at 99% (Bonferroni).
 
 # %%
 sim = simulate_sessions(game, SESSIONS, bankroll=law.bankroll, spins=SPINS, big_wins=BIG_WINS, seed=SEED)
 checks = sim.checks({k: f.value for k, f in law.figures().items()})
 agrees = all(c["agrees"] for c in checks.values())
-Table(("figure", "exact", "simulated", "99% interval", "within"),
+Table(("figure", "exact", "simulated", "interval (99% jointly)", "within"),
       tuple((labels[k], f"{c['exact']:,.6f}", f"{c['sim']:,.6f}", f"[{c['low']:,.6f}, {c['high']:,.6f}]",
              "yes" if c["agrees"] else "NO") for k, c in checks.items()),
       f"{SESSIONS:,} simulated sessions ({sim.plays_drawn:,} plays, {sim.seconds:.1f} s)")
@@ -111,4 +111,4 @@ Table(("figure", "exact", "simulated", "99% interval", "within"),
 Markdown(f"With {law.bankroll / law.bet:g} bets a Dynasty player gets {law.expected_spins:,.0f} spins on average "
          f"({law.p_playing:.1%} are still playing after {SPINS:,}), ends ahead with probability {law.p_ahead:.1%} "
          f"and sees a 100× win with probability {law.big_wins[100]:.1%}; against {SESSIONS:,} simulated sessions "
-         + ("every figure lies within its 99% interval." if agrees else "some figures lie OUTSIDE their 99% intervals."))
+         + ("every figure lies within its interval (99% jointly)." if agrees else "some figures lie OUTSIDE their intervals."))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..gamble import Strategy
 from ..game import Game
 from ..markov.session import SessionLaw, solve_session
 from .law import SessionPlay, credits, play_law
@@ -25,11 +26,14 @@ def solve(play: SessionPlay, bankroll: int | str, spins: int, *, stop_win: int |
 
 
 def session(game: Game, bankroll: int | str, spins: int, *, reels: str | None = None, lines: int | None = None,
-            coins: int | None = None, stop_win: int | str | None = None, big_wins: Sequence[int] = (100,),
-            ceiling: int | str | None = None) -> SessionLaw:
-    """The session of ``spins`` spins of ``game`` from ``bankroll`` (credits, or ``"100x"``), gamble not played."""
-    return solve(play_law(game, reels, lines=lines, coins=coins), bankroll, spins, stop_win=stop_win,
-                 big_wins=big_wins, ceiling=ceiling)
+            coins: int | None = None, stop_win: int | str | None = None, gamble: Strategy | None = None,
+            big_wins: Sequence[int] = (100,), ceiling: int | str | None = None) -> SessionLaw:
+    """The session of ``spins`` spins of ``game`` from ``bankroll`` (credits, or ``"100x"``).
+
+    ``gamble``: a strategy (:func:`~mathkit.sessions.law.strategy`) played on every win; default never.
+    """
+    return solve(play_law(game, reels, lines=lines, coins=coins, gamble=gamble), bankroll, spins,
+                 stop_win=stop_win, big_wins=big_wins, ceiling=ceiling)
 
 
 def bankroll_table(play: SessionPlay, spins: int, bankrolls: Sequence[int] = TABLE_BANKROLLS, *,

@@ -169,22 +169,28 @@ class SessionSample:
         out |= {f"p_big_win@{k}x": self._prop((self.flags >> i) & 1 == 1) for i, k in enumerate(self.big_wins)}
         return out
 
-    def checks(self, exact: Mapping[str, float], level: float = 0.99) -> dict[str, dict[str, float | bool]]:
-        """Per exact figure: simulated value, its ``level`` interval and whether the exact value lies in it.
+    def checks(self, exact: Mapping[str, float], level: float = 0.99, *,
+               joint: bool = True) -> dict[str, dict[str, float | bool]]:
+        """Per exact figure: simulated value, its interval and whether the exact value lies in it.
 
+        ``joint``: the intervals hold together at ``level`` (Bonferroni: each at
+        ``1 − (1 − level)/m`` for ``m`` figures), so a correct exact law passes every check
+        with probability at least ``level``; otherwise each interval is at ``level`` alone.
         Proportions use the Wilson interval, means ``± z·s/√n`` with the sample's ``s``.
         """
         points = sorted(int(k.split("@")[1]) for k in exact if k.startswith("p_survive@"))
         sim = self.figures(points)
+        each = 1 - (1 - level) / len(exact) if joint and exact else level
         out: dict[str, dict[str, float | bool]] = {}
-        z = _z_for(level)
+        z = _z_for(each)
         for name, x in exact.items():
             if name not in sim:
                 msg = f"no simulated session figure {name!r}: {', '.join(sim)}"
                 raise KeyError(msg)
             f = sim[name]
-            lo, hi = f.interval(level) if isinstance(f, Proportion) else (f.value - z * f.se, f.value + z * f.se)
-            out[name] = {"sim": f.value, "exact": float(x), "low": lo, "high": hi, "agrees": bool(lo <= x <= hi)}
+            lo, hi = f.interval(each) if isinstance(f, Proportion) else (f.value - z * f.se, f.value + z * f.se)
+            out[name] = {"sim": f.value, "exact": float(x), "low": lo, "high": hi, "level": each,
+                         "agrees": bool(lo <= x <= hi)}
         return out
 
     def to_dict(self, checkpoints: Sequence[int] = ()) -> dict[str, Any]:
