@@ -206,7 +206,8 @@ def test_session_equals_every_path(values: list[int], data: st.DataObject) -> No
         ceiling = law.ceiling
         below = {v: float(p) for v, p in final.items() if v < ceiling}
         got = dict(zip(law.final_values.tolist(), law.final_probs.tolist(), strict=True))
-        assert got == pytest.approx(below, abs=1e-13)
+        keys = sorted(set(below) | set(got))  # rounding may leave ~1e-19 where the law has nothing
+        assert [got.get(k, 0.0) for k in keys] == pytest.approx([below.get(k, 0.0) for k in keys], abs=1e-13)
         assert law.above == pytest.approx(float(sum(p for v, p in final.items() if v >= ceiling)), abs=1e-13)
         assert law.big_wins[big] == pytest.approx(float(p_big), abs=1e-13)
         mean = sum(v * p for v, p in final.items())
