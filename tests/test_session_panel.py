@@ -22,7 +22,7 @@ def tiny(games_dir: Path, tmp_path: Path) -> Workbench:
 
 def test_panel_computes_when_asked(tiny: Workbench) -> None:
     panel = tiny.sessions
-    assert panel.box in tiny.widget.children and panel.law is None and panel.figure is None  # nothing until asked
+    assert panel.widget in tiny.editor_tabs.children and panel.law is None and panel.figure is None  # nothing until asked
     law = panel.compute()
     assert law is not None and law.bankroll == 100 and law.spins == 1000
     ref = solve_session([0, 8], [7 / 8, 1 / 8], bet=1, bankroll=100, spins=1000)

@@ -242,7 +242,7 @@ def simulate_sessions(game: Game, sessions: int, *, bankroll: int, spins: int, s
     thresholds = np.array([k * bet for k in big_wins], dtype=np.int64)
     task = functools.partial(_play_chunk, spec, root, sessions=sessions, bankroll=bankroll, spins=spins,
                              stop=stop_win or 0, thresholds=thresholds, bit_generator=bit_generator,
-                             gamble=gamble_plan(game, gamble) if gamble is not None else None)
+                             gamble=gamble_plan(spec, gamble) if gamble is not None else None)
     start = time.perf_counter()
     parts = map_chunks(task, chunks, sizes, workers=workers, scheduler=scheduler, client=client, progress=progress)
     seconds = time.perf_counter() - start

@@ -4,7 +4,7 @@ From the PAR sheet the workbench already has (its whole-play distribution), the 
 solves a player's session (:mod:`mathkit.sessions`): the survival curve P(still playing
 after n spins), the final-bankroll distribution, the headline figures, and a table for
 bankrolls of 50×, 100× and 200× the bet.  A session takes 0.05 s to a few seconds, so
-the panel computes when asked (its button), or after every edit when "update on every
+the tab computes when asked (its button), or after every edit when "update on every
 edit" is ticked; until then it shows its last results greyed out.  Its plotly figure is
 made on the first computation, so a page that never asks loads no second copy of
 plotly.js.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 from copy import deepcopy
+from typing import Any
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
@@ -24,6 +25,7 @@ from ..errors import MathkitError
 from ..game import Game
 from ..par import ParSheet
 from ..sessions import SessionLaw, bankroll_table, from_par, gamble_options, solve, strategy, table_rows
+from .panel import Host, Panel
 from .views import sync_figure
 
 __all__ = ["SessionPanel", "session_figure", "summary_html", "table_html"]
@@ -77,14 +79,17 @@ def session_figure(laws: list[SessionLaw], main: SessionLaw) -> go.Figure:
     return fig
 
 
-class SessionPanel:
-    """The sessions panel's widgets and results (see the module docstring).
+class SessionPanel(Panel):
+    """The sessions tab's widgets and results (see the module docstring).
 
-    ``show(game, par)`` hands it each new PAR sheet; :meth:`compute` solves the sessions.
-    ``law`` and ``table`` hold the last results.
+    Each new PAR sheet of the current edit arrives by :meth:`show_slow` (``show(game, par)``);
+    :meth:`compute` solves the sessions.  ``law`` and ``table`` hold the last results.
     """
 
-    def __init__(self) -> None:
+    title = "sessions"
+
+    def __init__(self, host: Host) -> None:
+        super().__init__(host)
         style = {"description_width": "initial"}
         self.bankroll = widgets.BoundedFloatText(value=100, min=1, max=10**6, description="bankroll × bet",
                                                  style=style, layout=widgets.Layout(width="190px"))
@@ -121,6 +126,12 @@ class SessionPanel:
         self.box = widgets.VBox([widgets.HTML("<h4>Player sessions</h4>"), controls,
                                  widgets.HBox([self.button, self.live]), self.status, self.results])
         self.box.add_class("mk-sessions")
+        self.widget = self.box
+
+    def show_slow(self, step: str, value: Any) -> None:
+        """The PAR sheet of the current edit (``step == "par"``) is what sessions are solved from."""
+        if step == "par" and isinstance(value, ParSheet):
+            self.show(self.host.game, value)
 
     def show(self, game: Game, par: ParSheet) -> None:
         """A new PAR sheet (after an edit, or another game): compute when live, else mark the results stale."""
