@@ -167,19 +167,21 @@ def play_gamble(wins: IntArray, plan: GamblePlan, rng: np.random.Generator) -> t
     return g, np.array([a @ a, a @ b, b @ b, t @ t], dtype=np.float64)
 
 
+_FLAGS = {
+    1: "a play won 2**31 credits or more; the simulator's sums could overflow",
+    2: "block {block}: a spin needed more random words than buffered",
+    3: "block {block}: a round queued more features than the simulator holds",
+    4: "block {block}: a round played more than 2**20 stages; does every feature end?",
+}
+"""What the kernel's flag in ``A_OVERFLOW`` means (0: nothing wrong)."""
+
+
 def check_block(spec: SimSpec, acc: IntArray, block: int) -> None:
-    """Raise if the kernel flagged block ``block`` (``acc`` its slots): a sum could overflow, or the buffer ran dry."""
-    if acc[A_OVERFLOW] == 1:
-        msg = f"{spec.name}: a play won 2**31 credits or more; the simulator's sums could overflow"
-        raise ModelError(msg)
-    if acc[A_OVERFLOW] == 2:
-        msg = f"{spec.name}: block {block}: a spin needed more random words than buffered"
-        raise ModelError(msg)
-    if acc[A_OVERFLOW] == 3:
-        msg = f"{spec.name}: block {block}: a round queued more features than the simulator holds"
-        raise ModelError(msg)
-    if acc[A_OVERFLOW] == 4:
-        msg = f"{spec.name}: block {block}: a round played more than 2**20 stages; does every feature end?"
+    """Raise if the kernel flagged block ``block`` (``acc`` its slots): a sum could overflow, a buffer ran dry ..."""
+    flag = int(acc[A_OVERFLOW])
+    if flag:
+        what = _FLAGS.get(flag, f"block {{block}}: the kernel raised flag {flag}").format(block=block)
+        msg = f"{spec.name}: {what}"
         raise ModelError(msg)
 
 
