@@ -1,4 +1,4 @@
-"""The ``mathkit`` command line: ``par``, ``simulate``, ``tune``, ``check``, ``export``, ``render``.
+"""The ``mathkit`` command line: ``par``, ``simulate``, ``session``, ``tune``, ``check``, ``export``, ``render``.
 
 Errors in a game file print the validation message and exit with status 2,
 without a traceback.
@@ -24,7 +24,7 @@ def _par(args: argparse.Namespace) -> int:
     from .report import par_to_dict, par_to_text, write_par
 
     game = load_game(args.game)
-    par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True)
+    par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=not args.no_sessions)
     if args.out:
         write_par(par, args.out)
     if args.json:
@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--reels", help="reel set (RTP variant) to analyse; default: the file's default_reels")
     par.add_argument("--lines", type=int, help="lines played (default: the bet's lines)")
     par.add_argument("--coins", type=int, help="coins per line (default: the first coin option)")
+    par.add_argument("--no-sessions", action="store_true",
+                     help="leave out the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
     par.set_defaults(func=_par)
 
     for name, (_, helptext) in DELEGATED.items():
@@ -58,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
 #: subcommands whose own module parses their arguments: name -> (module, help)
 DELEGATED = {
     "simulate": ("simulate", "Monte Carlo simulation of the rules, checked against the exact figures"),
+    "session": ("sessions", "a player's session, exactly: time on device, bankroll survival, outcomes"),
     "tune": ("tune", "solve strips or pays for a target RTP; sensitivities"),
     "check": ("checks", "certification checks"),
     "export": ("export", "XLSX PAR sheet, game-server JSON, diff between two games"),

@@ -26,7 +26,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,9 @@ __all__ = [
     "GamblePlan",
     "block_seed",
     "block_streams",
+    "block_wins",
+    "check_block",
+    "gamble_amounts",
     "map_chunks",
     "play_gamble",
     "run_blocks",
@@ -53,6 +56,7 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+T = TypeVar("T")
 
 PROGRESS_MIN = 10**7
 """Runs at least this long show a progress bar by default (on a terminal)."""
@@ -122,13 +126,13 @@ def block_streams(root: np.random.SeedSequence, block: int,
     return make(ss), make(free), make(gamble)
 
 
-def play_gamble(wins: IntArray, plan: GamblePlan, rng: np.random.Generator) -> tuple[IntArray, FloatArray]:
-    """Gamble each play's paid win by ``plan``: the block's ``G_*`` and ``GF_*`` sums.
+def gamble_amounts(wins: IntArray, plan: GamblePlan,
+                   rng: np.random.Generator) -> tuple[IntArray, npt.NDArray[np.bool_], int, int]:
+    """Gamble each play's paid win by ``plan``: the amounts collected, which plays gambled, rounds and rounds won.
 
     Round after round, every amount still offered the gamble is staked on one
     draw ``rng.integers(0, den) < num`` (plays in order); a loss ends that play's gamble.
     """
-    before = wins
     cur = wins.copy()
     active = cur > 0
     staked = np.zeros(cur.shape[0], dtype=np.bool_)
@@ -148,12 +152,56 @@ def play_gamble(wins: IntArray, plan: GamblePlan, rng: np.random.Generator) -> t
         cur[idx[won]] *= plan.multiplier
         cur[idx[~won]] = 0
         active[idx[~won]] = False
+    return cur, staked, rounds, won_rounds
+
+
+def play_gamble(wins: IntArray, plan: GamblePlan, rng: np.random.Generator) -> tuple[IntArray, FloatArray]:
+    """Gamble each play's paid win by ``plan`` (:func:`gamble_amounts`): the block's ``G_*`` and ``GF_*`` sums."""
+    before = wins
+    cur, staked, rounds, won_rounds = gamble_amounts(wins, plan, rng)
     a = cur[staked].astype(np.float64)
     b = before[staked].astype(np.float64)
     t = cur.astype(np.float64)
     g = np.array([int(staked.sum()), rounds, won_rounds, int(before[staked].sum()), int(cur[staked].sum()),
                   int(cur.sum())], dtype=np.int64)
     return g, np.array([a @ a, a @ b, b @ b, t @ t], dtype=np.float64)
+
+
+_FLAGS = {
+    1: "a play won 2**31 credits or more; the simulator's sums could overflow",
+    2: "block {block}: a spin needed more random words than buffered",
+    3: "block {block}: a round queued more features than the simulator holds",
+    4: "block {block}: a round played more than 2**20 stages; does every feature end?",
+}
+"""What the kernel's flag in ``A_OVERFLOW`` means (0: nothing wrong)."""
+
+
+def check_block(spec: SimSpec, acc: IntArray, block: int) -> None:
+    """Raise if the kernel flagged block ``block`` (``acc`` its slots): a sum could overflow, a buffer ran dry ..."""
+    flag = int(acc[A_OVERFLOW])
+    if flag:
+        what = _FLAGS.get(flag, f"block {{block}}: the kernel raised flag {flag}").format(block=block)
+        msg = f"{spec.name}: {what}"
+        raise ModelError(msg)
+
+
+def _play(spec: SimSpec, root: np.random.SeedSequence, block: int, n_plays: int, bit_generator: str, acc: IntArray,
+          facc: FloatArray, record: bool) -> tuple[IntArray, np.random.BitGenerator]:
+    """Play block ``block`` into ``acc``/``facc``: each play's paid win (when ``record``), and the gamble's stream."""
+    base, free, gam = block_streams(root, block, bit_generator)
+    kind, st_base = generator_state(base)
+    _, st_free = generator_state(free)
+    wins = np.zeros(n_plays if record else 0, dtype=np.int64)
+    play_block(n_plays, np.vstack([st_base, st_free]), kind, spec, acc, facc, wins)
+    check_block(spec, acc, block)
+    return wins, gam
+
+
+def block_wins(spec: SimSpec, root: np.random.SeedSequence, block: int, n_plays: int, *,
+               bit_generator: str = "PCG64", gamble: GamblePlan | None = None) -> IntArray:
+    """Each play's paid win in block ``block`` (the plays :func:`run_blocks` sums), gambled by ``gamble``."""
+    wins, gam = _play(spec, root, block, n_plays, bit_generator, *spec.new_sums(), True)
+    return wins if gamble is None else gamble_amounts(wins, gamble, np.random.Generator(gam))[0]
 
 
 def run_blocks(spec: SimSpec, root: np.random.SeedSequence, first: int, last: int, *, spins: int, block: int,
@@ -165,23 +213,7 @@ def run_blocks(spec: SimSpec, root: np.random.SeedSequence, first: int, last: in
     gfacc = np.zeros((n, N_GFACC), dtype=np.float64)
     for j, b in enumerate(range(first, last)):
         n_plays = min(block, spins - b * block)
-        base, free, gam = block_streams(root, b, bit_generator)
-        kind, st_base = generator_state(base)
-        _, st_free = generator_state(free)
-        wins = np.zeros(n_plays if gamble is not None else 0, dtype=np.int64)
-        play_block(n_plays, np.vstack([st_base, st_free]), kind, spec, acc[j], facc[j], wins)
-        if acc[j, A_OVERFLOW] == 1:
-            msg = f"{spec.name}: a play won 2**31 credits or more; the simulator's sums could overflow"
-            raise ModelError(msg)
-        if acc[j, A_OVERFLOW] == 2:
-            msg = f"{spec.name}: block {b}: a spin needed more random words than buffered"
-            raise ModelError(msg)
-        if acc[j, A_OVERFLOW] == 3:
-            msg = f"{spec.name}: block {b}: a round queued more features than the simulator holds"
-            raise ModelError(msg)
-        if acc[j, A_OVERFLOW] == 4:
-            msg = f"{spec.name}: block {b}: a round played more than 2**20 stages; does every feature end?"
-            raise ModelError(msg)
+        wins, gam = _play(spec, root, b, n_plays, bit_generator, acc[j], facc[j], gamble is not None)
         if gamble is not None:
             gacc[j], gfacc[j] = play_gamble(wins, gamble, np.random.Generator(gam))
     return BlockSums(first, acc, facc, gacc, gfacc)
@@ -208,9 +240,9 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
         yield client
 
 
-def map_chunks(task: Callable[[int, int], BlockSums], chunks: Sequence[tuple[int, int]], sizes: Sequence[int], *,
+def map_chunks(task: Callable[[int, int], T], chunks: Sequence[tuple[int, int]], sizes: Sequence[int], *,
                workers: int | None = None, scheduler: str | None = None, client: Any = None,
-               progress: bool | None = None) -> list[BlockSums]:
+               progress: bool | None = None) -> list[T]:
     """``task(first, last)`` for every chunk, results in chunk order.
 
     Runs here when ``workers``, ``scheduler`` and ``client`` are all ``None``, else on
@@ -233,13 +265,13 @@ def map_chunks(task: Callable[[int, int], BlockSums], chunks: Sequence[tuple[int
             return _on_dask(client, task, chunks, sizes, bar)
 
 
-def _on_dask(client: Any, task: Callable[[int, int], BlockSums], chunks: Sequence[tuple[int, int]],
-             sizes: Sequence[int], bar: Any) -> list[BlockSums]:
+def _on_dask(client: Any, task: Callable[[int, int], T], chunks: Sequence[tuple[int, int]],
+             sizes: Sequence[int], bar: Any) -> list[T]:
     from distributed import as_completed
 
     futures = client.map(task, [a for a, _ in chunks], [b for _, b in chunks], pure=False)
     where = {f.key: i for i, f in enumerate(futures)}
-    out: list[BlockSums | None] = [None] * len(futures)
+    out: list[T | None] = [None] * len(futures)
     for fut in as_completed(futures):  # type: ignore[no-untyped-call]
         i = where[fut.key]
         out[i] = fut.result()

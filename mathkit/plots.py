@@ -3,10 +3,11 @@
 Every figure comes in two layers:
 
 * a *data* function (``component_bars``, ``symbol_bars``, ``distribution_points``,
-  ``symbol_count_matrix``, ``rtp_range_bands``) that turns mathkit objects into plain
+  ``symbol_count_matrix``, ``rtp_range_bands``, ``survival_points``, ``final_points``) that turns mathkit objects into plain
   lists; the workbench uses these to update its ``go.FigureWidget`` traces in place;
 * a *figure* function (``rtp_by_component``, ``rtp_by_symbol``, ``win_distribution``,
-  ``symbol_heatmap``, ``rtp_range``, ``sensitivity_heatmap``, ``state_diagram``)
+  ``symbol_heatmap``, ``rtp_range``, ``sensitivity_heatmap``, ``state_diagram``,
+  ``survival_curve``, ``final_bankroll``)
   that builds a styled ``go.Figure`` from the same data, for notebooks and reports.
 
 The figure functions' names and signatures are stable: reviewer notebooks and
@@ -38,6 +39,7 @@ from .volatility import exceedance_points  # noqa: E402
 if TYPE_CHECKING:
     from .distribution import WinDistribution
     from .game import Game
+    from .markov.session import SessionLaw
     from .par import ParSheet
     from .rtp import ComponentRTP
 
@@ -48,12 +50,16 @@ __all__ = [
     "component_bars",
     "component_colour",
     "distribution_points",
+    "final_bankroll",
+    "final_points",
     "rtp_by_component",
     "rtp_by_symbol",
     "rtp_range",
     "rtp_range_bands",
     "sensitivity_heatmap",
     "state_diagram",
+    "survival_curve",
+    "survival_points",
     "symbol_bars",
     "symbol_count_matrix",
     "symbol_heatmap",
@@ -462,3 +468,65 @@ def state_diagram(labels: Sequence[str], edges: Sequence[tuple[int | str, int | 
                    xaxis={"visible": False, "range": [min(xs) - pad, max(xs) + pad]},
                    yaxis={"visible": False, "range": [min(ys) - pad - 0.3, max(ys) + pad + 0.3],
                           "scaleanchor": "x" if layout == "circle" else None})
+
+
+# --------------------------------------------------------------------------- player sessions
+def survival_points(law: SessionLaw) -> tuple[list[int], list[float]]:
+    """Spins ``n`` and P(still playing after ``n`` spins) of a session (:class:`~mathkit.markov.session.SessionLaw`).
+
+    Examples
+    --------
+    >>> from mathkit.markov.session import solve_session
+    >>> survival_points(solve_session([0, 2], [0.5, 0.5], bet=1, bankroll=1, spins=2))
+    ([0, 1, 2], [1.0, 0.5, 0.5])
+    """
+    return list(range(len(law.survival))), np.asarray(law.survival, dtype=np.float64).tolist()
+
+
+def survival_curve(laws: Sequence[SessionLaw]) -> go.Figure:
+    """P(still playing after ``n`` spins) for each session (one line per bankroll)."""
+    fig = go.Figure()
+    for law in laws:
+        x, y = survival_points(law)
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=f"{law.bankroll / law.bet:,.6g}× bet",
+                                 hovertemplate="after %{x} spins: %{y:.4f}<extra></extra>"))
+    return _layout(fig, "Still playing after n spins (exact, Markov chain on the bankroll)",
+                   xaxis={"title": "spins"}, yaxis={"title": "P(still playing)", "range": [0, 1.02]})
+
+
+def final_points(law: SessionLaw, bins: int = 60) -> tuple[list[float], list[float], list[float]]:
+    """The final bankroll's distribution in bins (× bet): left edges, widths and probabilities.
+
+    The first bin is "bust" (below the bet); the last holds P(final ≥ ceiling).
+
+    Examples
+    --------
+    >>> from mathkit.markov.session import solve_session
+    >>> law = solve_session([0, 2], [0.5, 0.5], bet=1, bankroll=1, spins=2)
+    >>> x, w, p = final_points(law, bins=2)  # bust 0, ended with 1, ended with 3 = the ceiling
+    >>> x, p
+    ([0.0, 1.0, 2.0, 3.0], [0.5, 0.25, 0.0, 0.25])
+    """
+    b = float(law.bet)
+    top = law.ceiling / b
+    edges = np.linspace(1.0, top, bins + 1) if top > 1 else np.array([1.0, top])
+    v = np.asarray(law.final_values, dtype=np.float64) / b
+    p = np.asarray(law.final_probs, dtype=np.float64)
+    inner = np.histogram(v[v >= 1.0], bins=edges, weights=p[v >= 1.0])[0]
+    lefts = [0.0, *edges[:-1].tolist(), top]
+    widths = [1.0, *np.diff(edges).tolist(), max(top * 0.05, 1.0)]
+    probs = [float(p[v < 1.0].sum()), *inner.tolist(), float(law.above)]
+    return lefts, widths, probs
+
+
+def final_bankroll(law: SessionLaw, bins: int = 60) -> go.Figure:
+    """The final bankroll's distribution (× bet, in bins): bust, value by value below the ceiling, and above it."""
+    x, w, p = final_points(law, bins)
+    colours = ["#d62728", *["#1f77b4"] * (len(p) - 2), "#2ca02c"]
+    fig = go.Figure(go.Bar(x=[a + c / 2 for a, c in zip(x, w, strict=True)], y=p, width=w, marker={"color": colours},
+                           hovertemplate="final %{x:.4g} × bet: p = %{y:.4g}<extra></extra>"))
+    fig.add_vline(x=law.bankroll / law.bet, line={"dash": "dash", "color": "#555"})
+    return _layout(fig, f"Final bankroll from {law.bankroll / law.bet:,.6g}× bet after up to {law.spins:,} spins "
+                        f"(P(ahead) = {law.p_ahead:.4f})",
+                   xaxis={"title": "final bankroll × bet (red: bust, green: at or above the ceiling)"},
+                   yaxis={"title": "probability"})

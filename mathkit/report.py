@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .export.xlsx import write_par_xlsx
-from .figures import Figure
+from .figures import FeatureSection, Figure
 from .io import write_atomic
 from .par import ParSheet
 
@@ -44,6 +44,11 @@ def _fig(f: Figure) -> dict[str, Any]:
     if f.exact is not None:
         out["exact"] = f.exact_str()
     return out
+
+
+def _section(s: FeatureSection) -> dict[str, Any]:
+    return {"name": s.name, "figures": {k: _fig(f) for k, f in s.figures}, "table": [list(r) for r in s.table],
+            "notes": list(s.notes)}
 
 
 def par_to_dict(par: ParSheet) -> dict[str, Any]:
@@ -92,13 +97,11 @@ def par_to_dict(par: ParSheet) -> dict[str, Any]:
             for e in par.entries
         ],
         "symbol_counts": {rs: {name: list(c) for name, c in rows} for rs, rows in par.symbol_counts.items()},
-        "features": [
-            {"name": s.name, "figures": {k: _fig(f) for k, f in s.figures},
-             "table": [list(r) for r in s.table], "notes": list(s.notes)}
-            for s in par.features
-        ],
+        "features": [_section(s) for s in par.features],
         "readings": [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in g.readings],
     }
+    if par.sessions is not None:
+        out["sessions"] = _section(par.sessions)
     if par.declared_rtp is not None:
         out["declared_rtp"] = float(par.declared_rtp)
     if par.cap is not None:
@@ -163,7 +166,7 @@ def par_to_text(par: ParSheet) -> str:
         odds = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
         w.append(f"  {e.component:<9} {f'{e.count} × {e.entry}':<18} {e.pay:>8} {e.hits:>14,} "
                  f"{e.probability.value:>12.6g} {odds:>14} {pct(e.rtp.value, 4):>11}")
-    for sec in par.features:
+    for sec in (*par.features, *((par.sessions,) if par.sessions is not None else ())):
         w.append("")
         w.append(sec.name)
         for k, f in sec.figures:
@@ -207,6 +210,9 @@ def par_to_csv(par: ParSheet) -> str:
     out.writerow(["summary", "max_win_x_bet", par.max_win.value, par.max_win.exact_str() or "", par.max_win.method])
     for m, f in par.tails.items():
         out.writerow(["tail", f"p_win_ge_{m}x", f.value, f.exact_str() or "", f.method])
+    if par.sessions is not None:
+        for k, f in par.sessions.figures:
+            out.writerow(["sessions", k, f.value, f.exact_str() or "", f.method])
     out.writerow([])
     out.writerow(["component", "entry", "count", "pay", "hits", "probability", "rtp", "rtp_exact"])
     for e in par.entries:

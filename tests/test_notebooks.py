@@ -26,6 +26,7 @@ NEEDS = {
     "sizzling_hot": ("sizzling_hot.toml",),
     "classic_3reel": ("classic_3reel.toml",),
     "prince_of_riches": ("prince_of_riches.toml",),
+    "sessions": ("dynasty.toml",),
 }
 REVIEWER = set(NEEDS)
 CELL_TIMEOUT = 120

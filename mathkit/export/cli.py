@@ -53,7 +53,7 @@ def cli(argv: list[str]) -> int:
         if args.xlsx is not None:
             from ..par import build_par
 
-            par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True)
+            par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=True)
             write_par_xlsx(par, args.xlsx, profile=args.profile)
             print(f"wrote {args.xlsx}")
         if args.server_json is not None:

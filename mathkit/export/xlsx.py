@@ -132,10 +132,10 @@ def _paytable_rows(par: ParSheet) -> list[list[object]]:
 
 
 def _feature_rows(par: ParSheet) -> list[list[object]]:
-    if not par.features:
+    if not par.features and par.sessions is None:
         return [["feature", "figure", "value", "method"], ["none", "the game declares no feature", "", ""]]
     rows: list[list[object]] = [["feature", "figure", "value", "exact", "method"]]
-    for sec in par.features:
+    for sec in (*par.features, *((par.sessions,) if par.sessions is not None else ())):
         for k, f in sec.figures:
             rows.append([sec.name, k, f.value, f.exact_str() or "", f.method])
         for trow in sec.table:

@@ -64,7 +64,7 @@ from . import layout as K
 from .results import Estimate, GambleResult, SimResult
 from .spec import SimSpec, compile_game
 
-__all__ = ["BLOCK", "CHUNK", "GambleStrategy", "run", "simulate"]
+__all__ = ["BLOCK", "CHUNK", "GambleStrategy", "gamble_plan", "run", "simulate"]
 
 BLOCK = 1 << 16
 """Plays per block, the unit of randomness (part of what a seed reproduces)."""
@@ -108,7 +108,8 @@ def _root(rng: np.random.Generator) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(x) for x in rng.integers(0, 2**63, size=4)])
 
 
-def _gamble_plan(spec: SimSpec, strategy: Any) -> GamblePlan | None:
+def gamble_plan(spec: SimSpec, strategy: Any) -> GamblePlan | None:
+    """``strategy`` (a :class:`GambleStrategy`, or an object with ``option``/``target``) as the game's plan in numbers."""
     if getattr(strategy, "option", None) is None:  # a strategy that never gambles
         return None
     ladder = spec.ladder
@@ -212,7 +213,7 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
     if bit_generator not in ("PCG64", "SFC64"):
         bit_generator = "PCG64"
     spec = _compiled(game, reels=reels, lines=lines, coins=coins)
-    plan = _gamble_plan(spec, gamble) if gamble is not None else None
+    plan = gamble_plan(spec, gamble) if gamble is not None else None
     gamble = gamble if plan is not None else None
     n_blocks = -(-spins // BLOCK)
     per = max(1, -(-chunk // BLOCK))

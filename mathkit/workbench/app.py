@@ -40,6 +40,7 @@ from .files import FilesPanel
 from .model import PROJECT_ROOT, Quick, default_game_path, game_files, paytable_csv, quick_figures, resolve_data_dir
 from .panel import Panel, button, html
 from .scheduler import Mode, Scheduler
+from .sessions import SessionPanel
 from .strips import StripPanel
 from .tables import TablesPanel
 from .targets import TargetsPanel
@@ -47,7 +48,8 @@ from .targets import TargetsPanel
 __all__ = ["PANELS", "Workbench", "build_workbench"]
 
 #: the tabs, in order (a new panel is a module with a :class:`~mathkit.workbench.panel.Panel` subclass, listed here)
-PANELS: tuple[type[Panel], ...] = (StripPanel, PayPanel, FeaturePanel, TargetsPanel, TablesPanel, ComparePanel)
+PANELS: tuple[type[Panel], ...] = (StripPanel, PayPanel, FeaturePanel, TargetsPanel, TablesPanel, ComparePanel,
+                                   SessionPanel)
 _STEP_TEXT = {"sd": "σ", "sensitivity": "∂RTP per symbol", "par": "the win distribution"}
 
 #: how invalid boxes, stale figures, tables and warnings look
@@ -121,6 +123,7 @@ class Workbench:
         self.panels.append(self.files)
         self.targets = next(p for p in self.panels if isinstance(p, TargetsPanel))
         self.strip_panel = next(p for p in self.panels if isinstance(p, StripPanel))
+        self.sessions = next(p for p in self.panels if isinstance(p, SessionPanel))
         self.editor_tabs = widgets.Tab()
         self.editor_tabs.add_class("mk-editors")
         self.game_picker.observe(self._on_game_pick, "value")

@@ -1,0 +1,157 @@
+"""What one spin of a session pays: the whole play's win law at one bet, and the gamble strategy on it.
+
+A session spin is a whole play — the base spin and every feature it leads to, the
+cap applied — so its law is the round composer's (:func:`mathkit.round.analyse`,
+``outcome.dist``), or the PAR sheet's distribution, which is the same law.  A
+gamble strategy then plays each paid win: with ``k`` gambles at probability ``p``
+each (:func:`mathkit.features.gamble.ladder_arrays`), a win ``v`` becomes ``v·Mᵏ`` with
+probability ``pᵏ`` and 0 otherwise.
+
+Amounts on the command line and in the API are credits (``2500``) or multiples of the
+total bet (``"100x"``): :func:`credits` reads both.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import ModelError
+from ..features.gamble import Gamble, ladder_arrays
+from ..figures import Method, weakest
+from ..gamble import Always, Never, Strategy, UntilTarget
+from ..game import Game
+from ..par import ParSheet
+from ..round import analyse
+
+__all__ = ["SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy", "with_strategy"]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+_AMOUNT = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*([x×X])?\s*$")
+
+
+def credits(value: int | str, bet: int, what: str) -> int:
+    """``value`` in credits: a whole number of credits, or a multiple of ``bet`` written ``"100x"``.
+
+    Examples
+    --------
+    >>> credits("100x", 25, "--bankroll"), credits("2500", 25, "--bankroll"), credits("12.5x", 2, "--stop-win")
+    (2500, 2500, 25)
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    m = _AMOUNT.match(str(value))
+    if m is None:
+        msg = f"{what}: {value!r} is neither credits (2500) nor a multiple of the bet (100x)"
+        raise ModelError(msg)
+    amount = Fraction(m.group(1))
+    if m.group(2):
+        amount *= bet
+    if amount.denominator != 1:
+        msg = f"{what}: {value!r} is {float(amount):,.6g} credits at a bet of {bet}: give whole credits"
+        raise ModelError(msg)
+    return int(amount)
+
+
+@dataclass(frozen=True, eq=False)
+class SessionPlay:
+    """The law of what one session spin pays (credits), at one bet, under one gamble strategy."""
+
+    game: str
+    reels: str
+    bet: int
+    values: IntArray
+    probs: FloatArray
+    lost_mass: float
+    method: Method
+    strategy: str = "never gamble"
+
+    @property
+    def rtp(self) -> float:
+        """E[W] / bet of this law (the gamble strategy included)."""
+        return math.fsum((self.values * self.probs).tolist()) / self.bet
+
+
+def strategy(game: Game, option: str | None, target: int | None = None) -> Strategy:
+    """The gamble strategy "gamble every win on ``option``" (until ``target`` credits), or never."""
+    if option is None:
+        return Never()
+    gamble = _gamble(game)
+    names = [o.name for o in gamble.options]
+    if option not in names:
+        msg = f"no gamble option {option!r} in {game.name}: choose one of {', '.join(names)}"
+        raise ModelError(msg)
+    return Always(option) if target is None else UntilTarget(option, target)
+
+
+def gamble_options(game: Game) -> tuple[str, ...]:
+    """The names of the game's gamble options (none when it offers no gamble)."""
+    return tuple(o.name for f in game.features if isinstance(f, Gamble) for o in f.options)
+
+
+def _gamble(game: Game) -> Gamble:
+    found = [f for f in game.features if isinstance(f, Gamble)]
+    if not found:
+        msg = f"{game.name} offers no gamble"
+        raise ModelError(msg)
+    return found[0]
+
+
+def _gambled(game: Game, values: IntArray, probs: FloatArray, plan: Strategy) -> tuple[IntArray, FloatArray]:
+    if isinstance(plan, Never):
+        return values, probs
+    up, k, p = ladder_arrays(_gamble(game), plan, values)
+    win = float(p) ** k.astype(np.float64)
+    allv = np.concatenate([up, np.zeros(len(values), dtype=np.int64)])
+    allp = np.concatenate([probs * win, probs * (1.0 - win)])
+    uniq, inv = np.unique(allv, return_inverse=True)
+    out = np.zeros(len(uniq))
+    np.add.at(out, inv.reshape(-1), allp)
+    keep = out > 0
+    return uniq[keep], out[keep]
+
+
+def _play(game: Game, reels: str, bet: int, values: IntArray, probs: FloatArray, lost: float, method: Method,
+          plan: Strategy) -> SessionPlay:
+    v, p = _gambled(game, values.astype(np.int64), probs.astype(np.float64), plan)
+    name = "never gamble" if isinstance(plan, Never) else f"gamble: {plan.name}"
+    return SessionPlay(game.name, reels, bet, v, p, lost, method if isinstance(plan, Never) else weakest(method, "markov"),
+                       name)
+
+
+def play_law(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
+             gamble: Strategy | None = None, parallel: bool = False) -> SessionPlay:
+    """The law of one session spin of ``game``: the whole play (cap applied), then the gamble strategy.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> play = play_law(load_game("data/games/classic_3reel.toml"))
+    >>> play.bet, round(play.rtp, 6), play.method
+    (1, 0.862831, 'exact')
+    """
+    a = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+    d = a.outcome.dist
+    assert d is not None
+    method: Method = "exact" if d.counts is not None else "markov"  # a float law came from convolutions
+    return _play(game, a.engine.reels, a.total_bet, d.values, d.probs, d.lost_mass, method, gamble or Never())
+
+
+def with_strategy(game: Game, play: SessionPlay, gamble: Strategy) -> SessionPlay:
+    """``play`` (a law without the gamble) with each win gambled by ``gamble``: no second analysis."""
+    if play.strategy != "never gamble":
+        msg = f"the law is already played with '{play.strategy}'"
+        raise ModelError(msg)
+    return _play(game, play.reels, play.bet, play.values, play.probs, play.lost_mass, play.method, gamble)
+
+
+def from_par(par: ParSheet, gamble: Strategy | None = None) -> SessionPlay:
+    """The same law read from a PAR sheet's whole-play distribution (no second analysis)."""
+    d = par.distribution
+    return _play(par.game, par.reels, par.total_bet, d.values, d.probs(), d.lost_mass, d.method, gamble or Never())
