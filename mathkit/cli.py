@@ -19,11 +19,11 @@ __all__ = ["main"]
 
 
 def _par(args: argparse.Namespace) -> int:
-    from .par import build_par
+    from .par import build_sheet
     from .report import par_to_dict, par_to_text, write_par
 
     game = load_game(args.game)
-    par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True)
+    par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True)
     if args.out:
         write_par(par, args.out)
     if args.json:

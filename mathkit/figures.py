@@ -55,6 +55,8 @@ class Figure:
     value: float
     method: Method
     exact: Fraction | None = None
+    digits: str | None = None
+    """A decimal expansion of the figure whose every digit is certain (a markov figure known to that precision)."""
 
     @classmethod
     def of(cls, x: Fraction | float | int, method: Method | None = None) -> Figure:

@@ -6,6 +6,11 @@ frequencies, σ, volatility index, RTP range after N spins, max win and its
 odds, tail probabilities, features — each as a :class:`Figure` that says how
 it was obtained (``exact``, ``markov`` or ``sampled``).  Rendering to text,
 JSON and CSV lives in :mod:`mathkit.report`.
+
+A game whose feature blocks cannot (yet) give the whole round's distribution
+(:meth:`mathkit.features.Block.supported_level`) gets a :class:`RoundSheet`
+from :func:`build_sheet`: every figure that needs no distribution (RTP by
+component, paytable, features), and nothing that would need one.
 """
 
 from __future__ import annotations
@@ -16,13 +21,16 @@ from fractions import Fraction
 from typing import Any
 
 from .distribution import WinDistribution
+from .errors import ModelError
 from .exact import SpinMaths
 from .figures import FeatureSection, Figure, Method
 from .game import Game
 from .round import RoundAnalysis, analyse
-from .round.compose import transforms
+from .round.compose import as_block, transforms
+from .stage import Level
 
-__all__ = ["EntryRow", "FeatureSection", "Figure", "ParSheet", "Z", "build_par"]
+__all__ = ["EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z", "build_par", "build_sheet",
+           "decimal_digits", "sheet_level"]
 
 #: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)
 Z = {"90%": 1.645, "95%": 1.960, "99%": 2.576}
@@ -47,9 +55,13 @@ class EntryRow:
         return math.inf if self.probability.value == 0 else 1 / self.probability.value
 
 
-@dataclass(frozen=True, eq=False)
-class ParSheet:
-    """Every figure of a game's PAR sheet, for one reel set and bet."""
+@dataclass(frozen=True, eq=False, kw_only=True)
+class RoundSheet:
+    """The figures of a game's PAR sheet that need no whole-round distribution, for one reel set and bet.
+
+    ``level`` is how far the round was analysed (``"mean"``: RTP by component and the
+    features' sections; a :class:`ParSheet` has every figure).
+    """
 
     game: Game
     reels: str
@@ -61,6 +73,24 @@ class ParSheet:
     entries: tuple[EntryRow, ...]
     components: dict[str, Figure]
     rtp: Figure
+    base: SpinMaths
+    features: tuple[FeatureSection, ...] = ()
+    cap: Figure | None = None
+    cap_probability: Figure | None = None
+    max_win_bounded: bool = True
+    analysis: RoundAnalysis | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    level: Level = "distribution"
+
+    @property
+    def declared_rtp(self) -> Fraction | None:
+        return self.game.declared_for(self.reels)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ParSheet(RoundSheet):
+    """Every figure of a game's PAR sheet, for one reel set and bet."""
+
     hit_frequency: Figure
     hit_frequency_bet: Figure
     sd: Figure
@@ -70,17 +100,6 @@ class ParSheet:
     max_win_probability: Figure
     tails: dict[int, Figure]
     distribution: WinDistribution
-    base: SpinMaths
-    features: tuple[FeatureSection, ...] = ()
-    cap: Figure | None = None
-    cap_probability: Figure | None = None
-    max_win_bounded: bool = True
-    analysis: RoundAnalysis | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def declared_rtp(self) -> Fraction | None:
-        return self.game.declared_for(self.reels)
 
 
 def symbol_counts(game: Game) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
@@ -135,22 +154,29 @@ def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinDistribution:
     return play
 
 
-def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
-              parallel: bool = False) -> ParSheet:
-    """Build the PAR sheet of ``game`` on reel set ``reels`` (default set when ``None``).
+def sheet_level(game: Game) -> Level:
+    """The deepest level every feature block of ``game`` answers (``"distribution"`` for a full PAR sheet)."""
+    levels: tuple[Level, ...] = ("mean", "moments", "distribution")
+    return min((as_block(f).supported_level(game) for f in game.features), key=levels.index, default="distribution")
 
-    The round is composed from the game's blocks (:func:`mathkit.round.analyse`):
-    features appear as components, sections and in the distribution of a whole
-    round; σ comes from the round's second moment (exact where every part is).
+
+def decimal_digits(x: Fraction, error: float, digits: int = 20) -> str:
+    """``x`` written with the decimals that an error of at most ``error`` leaves certain (at most ``digits``).
 
     Examples
     --------
-    >>> from mathkit.io import load_game
-    >>> par = build_par(load_game("data/games/classic_3reel.toml"))
-    >>> par.rtp.method, sum(c.exact for c in par.components.values()) == par.rtp.exact
-    ('exact', True)
+    >>> decimal_digits(Fraction(1, 3), 1e-12)
+    '0.333333333333'
     """
-    analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+    keep = digits if error <= 0 else max(0, min(digits, int(-math.log10(error))))
+    scaled = x.numerator * 10**keep // x.denominator
+    sign = "-" if scaled < 0 else ""
+    whole, frac = divmod(abs(scaled), 10**keep)
+    return f"{sign}{whole}." + f"{frac:0{keep}d}" if keep else f"{sign}{whole}"
+
+
+def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
+    """The figures every sheet has: RTP by component, the base spin's paytable, the features, the cap."""
     engine = analysis.engine
     base = engine.spin_maths(engine.base_model())
     bet = analysis.total_bet
@@ -160,8 +186,69 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
     total: Fraction | float
     if all(f.exact is not None for f in components.values()):
         total = sum((f.exact for f in components.values() if f.exact is not None), Fraction(0))
+        rtp = _figure(total, method)
+    elif all(isinstance(v, Fraction) for v in out.components.values()):
+        # exact parts and a bounded one (the cap's effect): the decimals the bound leaves certain
+        exact = sum((Fraction(v) for v in out.components.values()), Fraction(0)) / bet
+        rtp = Figure(float(exact), method, None, decimal_digits(exact, out.error / bet))
     else:
-        total = math.fsum(f.value for f in components.values())
+        rtp = _figure(math.fsum(f.value for f in components.values()), method)
+    cap_fig = None
+    for block in transforms(game):
+        limit = block.round_limit(engine)
+        if limit is not None:
+            cap_fig = Figure.of(limit / bet)
+    return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
+            "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
+            "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
+            "max_win_bounded": out.max_win is not None, "analysis": analysis, "level": analysis.level}
+
+
+def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
+                parallel: bool = False) -> RoundSheet:
+    """The PAR sheet of ``game`` as far as its blocks answer: a :class:`ParSheet`, or a :class:`RoundSheet` of the means.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> type(build_sheet(load_game("data/games/classic_3reel.toml"))).__name__
+    'ParSheet'
+    """
+    level = sheet_level(game)
+    if level == "distribution":
+        return build_par(game, reels, lines=lines, coins=coins, parallel=parallel)
+    analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
+    return RoundSheet(**_common(analysis, game))
+
+
+def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
+              parallel: bool = False) -> ParSheet:
+    """Build the PAR sheet of ``game`` on reel set ``reels`` (default set when ``None``).
+
+    The round is composed from the game's blocks (:func:`mathkit.round.analyse`):
+    features appear as components, sections and in the distribution of a whole
+    round; σ comes from the round's second moment (exact where every part is).
+    A game whose blocks cannot give the round's distribution is refused: see
+    :func:`build_sheet`.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> par = build_par(load_game("data/games/classic_3reel.toml"))
+    >>> par.rtp.method, sum(c.exact for c in par.components.values()) == par.rtp.exact
+    ('exact', True)
+    """
+    if sheet_level(game) != "distribution":
+        msg = (f"{game.name}: a feature block gives the round's means only, not its distribution; "
+               "build_sheet gives the PAR sheet's mean figures")
+        raise ModelError(msg)
+    analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+    common = _common(analysis, game)
+    base = common["base"]
+    engine = analysis.engine
+    bet = analysis.total_bet
+    out = analysis.outcome
+    total = common["rtp"].exact if common["rtp"].exact is not None else common["rtp"].value
     play = _play(analysis, base)
     pmeth: Method = play.method
     if out.m2 is not None:
@@ -170,23 +257,14 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
         smeth: Method = out.method
     else:
         sd, smeth = play.sd_per_bet(), pmeth
-    cap_fig = cap_p = None
+    cap_p = None
     for block in transforms(game):
         limit = block.round_limit(engine)
         if limit is not None:
-            cap_fig = Figure.of(limit / bet)
             cap_p = _figure(play.sf(float(limit)), pmeth) if play.max_win >= limit else Figure.of(Fraction(0), "exact")
     return ParSheet(
-        game=game,
-        reels=engine.reels,
-        lines=engine.lines,
-        coins=engine.coins,
-        total_bet=bet,
-        cycle=base.cycle,
-        symbol_counts=symbol_counts(game),
-        entries=_entry_rows(base, game),
-        components=components,
-        rtp=_figure(total, method),
+        **common,
+        cap_probability=cap_p,
         hit_frequency=_figure(play.hit_frequency(), pmeth),
         hit_frequency_bet=_figure(play.sf(bet), pmeth),
         sd=Figure(sd, smeth),
@@ -197,10 +275,4 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
         max_win_probability=_figure(play.p_max(), pmeth),
         tails={m: _figure(play.sf_bet(m), pmeth) for m in TAILS},
         distribution=play,
-        base=base,
-        features=analysis.sections,
-        cap=cap_fig,
-        cap_probability=cap_p,
-        max_win_bounded=out.max_win is not None,
-        analysis=analysis,
     )

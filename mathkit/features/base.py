@@ -23,18 +23,38 @@ same blocks, stays independent of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 from ..distribution import WinDistribution
 from ..errors import ModelError
-from ..figures import FeatureSection, Method
+from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
-from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
+from ..stage import (
+    Digit,
+    Entry,
+    HeldCells,
+    HeldValues,
+    JointLaw,
+    Level,
+    LineTable,
+    Number,
+    Outcome,
+    Precision,
+    Spin,
+    SpinModel,
+    StageLaw,
+    tail_of,
+)
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -83,11 +103,25 @@ class Context(Protocol):
     @property
     def coins(self) -> int: ...
 
+    @property
+    def precision(self) -> Precision:
+        """``"exact"``: blocks answer in Fractions; ``"float"``: they may solve in floating point (a quick view)."""
+        ...
+
+    def once(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()`` the first time ``key`` is asked for in this analysis, the remembered value after."""
+        ...
+
+    def shared(self, key: Hashable, reels: tuple[str, ...], compute: Callable[[], T]) -> T:
+        """:meth:`once`, kept across analyses: for a value that depends only on the pay rules, the bet, the precision,
+        the reel sets ``reels`` and what ``key`` holds — put the blocks it reads in the key (by value)."""
+        ...
+
     def base_model(self) -> SpinModel:
         """The base game's spin at the bet analysed."""
         ...
 
-    def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
+    def joint(self, model: Spin, digits: tuple[str, ...] = ()) -> JointLaw:
         """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration).
 
         ``digits`` names the observations wanted (see :meth:`Block.trigger_digits` and
@@ -97,15 +131,23 @@ class Context(Protocol):
         """
         ...
 
-    def means(self, model: SpinModel) -> Mapping[str, Fraction]:
+    def means(self, model: Spin) -> Mapping[str, Fraction]:
         """Exact mean win of one spin by component (credits, multipliers applied), without enumeration."""
         ...
 
-    def digit_law(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
+    def digit_law(self, model: Spin, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
         """Exact weights of the joint values of observation digits ``names``, and the cycle (no enumeration)."""
         ...
 
-    def win_bound(self, model: SpinModel) -> int:
+    def reel_laws(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], ...]:
+        """Per reel, the exact weights of the values the observation digits ``names`` take on that reel."""
+        ...
+
+    def line_table(self, model: SpinModel, symbol: str) -> LineTable:
+        """Each line's credits over the cycle with its cells on any set of reels forced to ``symbol`` (no enumeration)."""
+        ...
+
+    def win_bound(self, model: Spin) -> int:
         """An upper bound of one spin's win in credits (no enumeration)."""
         ...
 
@@ -172,8 +214,57 @@ class Block(Feature):
         msg = f"the {self.kind} block {self.name!r} has no law"
         raise ModelError(msg)
 
+    def held_values(self, ctx: Context, held: HeldCells, level: Level) -> HeldValues:
+        """The feature's own win entered from each window of ``held`` (what a :class:`~mathkit.stage.Drawn` entry averages).
+
+        The default reads each window's observations (:meth:`entry`) and solves the law of every
+        distinct entry once; the feature must end the round (its only exit ``()``).  Blocks with
+        many entries answer for all windows at once.
+        """
+        laws: dict[Entry, StageLaw] = {}
+        keys: list[Entry | None] = []
+        for i in range(len(held.masks)):
+            e = self.entry(held.digits(i))
+            keys.append(e)
+            if e is not None and e not in laws:
+                laws[e] = self.law(ctx, e, level)
+                if set(laws[e].branches) != {()}:
+                    msg = f"{self.name}: a feature entered from held cells must end the round"
+                    raise ModelError(msg)
+        zero: Number = Fraction(0) if ctx.precision == "exact" else 0.0
+        mean = [zero if e is None else laws[e].mean for e in keys]
+        m2 = None
+        if level != "mean":
+            m2 = [zero if e is None else (laws[e].branches[()].m2 or zero) for e in keys]
+        tops = [laws[e].branches[()].top for e in keys if e is not None]
+        top = None if any(t is None for t in tops) else max((int(t) for t in tops if t is not None), default=0)
+        names = {k for law in laws.values() for k in law.facts}
+        facts = {k: [zero if e is None else laws[e].facts.get(k, zero) for e in keys] for k in names}
+
+        def tail(t: float) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+            b = np.zeros(len(keys))
+            q = np.zeros(len(keys))
+            for i, e in enumerate(keys):
+                if e is None:
+                    continue
+                br = laws[e].branches[()]
+                fn = tail_of(br.top, br.tail)
+                if fn is None:
+                    b[i] = q[i] = np.inf
+                else:
+                    b[i], q[i] = fn(t)
+            return b, q
+
+        method = weakest(*(law.method for law in laws.values()))
+        return HeldValues(mean, m2, top, facts, tail, method)
+
+    def drawn_law(self, ctx: Context, key: Hashable, target: Block, level: Level) -> StageLaw:
+        """The law of ``target`` entered with ``Drawn(self.name, key)``: its values averaged over this block's endings."""
+        msg = f"the {self.kind} block {self.name!r} hands no drawn entries to {target.name!r}"
+        raise ModelError(msg)
+
     # --- modifiers ----------------------------------------------------------------------
-    def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, SpinModel, str], ...]:
+    def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, Spin, str], ...]:
         """``model`` as a mixture ``(probability, spin, component label)`` of modified spins."""
         return ((Fraction(1), model, ""),)
 
@@ -215,6 +306,10 @@ class Block(Feature):
     def findings(self, ctx: Context, stats: FeatureStats, limits: Mapping[str, int]) -> tuple[Finding, ...]:
         """Certification findings about the block itself (``limits``: the jurisdiction's numbers)."""
         return ()
+
+    def supported_level(self, game: Game) -> Level:
+        """The deepest analysis level the block answers (``"distribution"`` unless its laws stop short)."""
+        return "distribution"
 
     def method(self) -> Method:
         """How the block's figures are obtained at best (``exact`` unless it needs a numerical solve)."""

@@ -27,6 +27,10 @@ KINDS: dict[str, str] = {
     "cap": "mathkit.features.cap:Cap",
     "variable_heights": "mathkit.features.heights:VariableHeights",
     "hold_respin": "mathkit.features.hold_respin:HoldRespin",
+    "overlay_wilds": "mathkit.features.overlay_wilds:OverlayWilds",
+    "scatter_respins": "mathkit.features.scatter_respins:ScatterRespins",
+    "multiplier_free_spins": "mathkit.features.multiplier_spins:MultiplierFreeSpins",
+    "sticky_free_spins": "mathkit.features.sticky_spins:StickyFreeSpins",
 }
 """Feature kind (its TOML table name) → ``module:class`` of its block."""
 

@@ -23,6 +23,7 @@ workbench and the tuner use), ``"moments"`` adds exact second moments,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,7 +36,24 @@ from ..errors import ModelError
 from ..features.base import Block, FeatureStats
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
-from ..stage import Branch, Entry, Exit, Level, Number, Outcome, PlayLaw, SpinModel, StageLaw
+from ..stage import (
+    Branch,
+    Drawn,
+    Entry,
+    Exit,
+    Level,
+    Number,
+    Outcome,
+    Overlay,
+    PlayLaw,
+    Precision,
+    Spin,
+    StageLaw,
+    Tail,
+    memo_tail,
+    tail_of,
+    tail_plus,
+)
 from .engine import Engine
 
 __all__ = ["RoundAnalysis", "analyse", "as_block", "rtp_breakdown", "transforms"]
@@ -58,7 +76,7 @@ def transforms(game: Game) -> list[Block]:
     return sorted(blocks, key=lambda b: b.phase)
 
 
-def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level, label: str) -> StageLaw:
+def _stage(engine: Engine, model: Spin, seqs: Sequence[Block], level: Level, label: str) -> StageLaw:
     """The law of one spin: branches by the features it starts, its mean by component."""
     names = tuple(dict.fromkeys(d for f in seqs for d in f.trigger_digits(engine.game)))
 
@@ -115,7 +133,7 @@ def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
         for k, v in law.components.items():
             comps[k] = comps.get(k, Fraction(0)) + q * v
         for key, br in law.branches.items():
-            cell = acc.setdefault(key, [Fraction(0), Fraction(0), Fraction(0), [], 0])
+            cell = acc.setdefault(key, [Fraction(0), Fraction(0), Fraction(0), [], 0, []])
             p = q * br.p
             cell[0] += p
             if br.mean is not None:
@@ -125,16 +143,59 @@ def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
             if br.dist is not None:
                 cell[3].append((float(p), br.dist))
             cell[4] = None if cell[4] is None or br.top is None else max(cell[4], br.top)
+            cell[5].append((p, br.top, br.tail))
     branches = {}
-    for key, (p, s1, s2, dists, top) in acc.items():
+    for key, (p, s1, s2, dists, top, parts_tail) in acc.items():
         if p == 0:
             continue
         dist = None
         if dists:
             d = mix(dists)
             dist = PlayLaw(d.values, d.probs / float(p), d.lost_mass / float(p))
-        branches[key] = Branch(p, s1 / p if level != "mean" else None, s2 / p if level != "mean" else None, dist, top)
+        tail = None if all(t is None for _, _, t in parts_tail) else _mixed_tail(parts_tail, p)
+        branches[key] = Branch(p, s1 / p if level != "mean" else None, s2 / p if level != "mean" else None, dist, top,
+                               tail)
     return StageLaw(branches, comps, method, level)
+
+
+def _mixed_tail(parts: Sequence[tuple[Number, int | None, Tail | None]], total: Number) -> Tail | None:
+    """The tail bound of a mixture: parts ``(probability, top, tail)``, conditional on the mixture (weight ``total``)."""
+    tails = [(float(p) / float(total), tail_of(top, tail)) for p, top, tail in parts if p]
+    if any(t is None for _, t in tails):
+        return None
+    known = [(q, t) for q, t in tails if t is not None]
+
+    def tail(t: float) -> tuple[float, float]:
+        b = q = 0.0
+        for w, fn in known:
+            bi, qi = fn(t)
+            b, q = b + w * bi, q + w * qi
+        return b, min(q, 1.0)
+
+    return memo_tail(tail)
+
+
+def _node_tail(parts: Sequence[tuple[float, int | None, Tail | None, Outcome]]) -> Tail:
+    """The tail bound of a stage and what follows: its branches ``(p, own top, own tail, after)`` mixed.
+
+    Built when first asked (most rounds never are); a branch whose bounds add up below the threshold
+    costs nothing; ``(inf, 1)`` where a part has no bound at all.
+    """
+    total = math.fsum(p for p, _, _, _ in parts)
+
+    def tail(t: float) -> tuple[float, float]:
+        b = q = 0.0
+        for p, top, own, after in parts:
+            if top is not None and after.max_win is not None and top + after.max_win <= t:
+                continue
+            fn = tail_plus([(top, own), (after.max_win, after.tail)])
+            if fn is None:
+                return math.inf, 1.0
+            bi, qi = fn(t)
+            b, q = b + p * bi, q + p * qi
+        return b / total, min(q / total, 1.0)
+
+    return memo_tail(tail)
 
 
 def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
@@ -164,7 +225,15 @@ def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
     top: int | None = 0
     for o in outcomes:
         top = None if top is None or o.max_win is None else top + o.max_win
-    return Outcome(mean, comps, method, m2, dist, top, methods)
+    parts = [(o.max_win, o.tail) for o in outcomes]
+    if len(parts) == 1:
+        return Outcome(mean, comps, method, m2, dist, top, methods, parts[0][1])
+
+    def tail(t: float) -> tuple[float, float]:
+        fn = tail_plus(parts)
+        return (math.inf, 1.0) if fn is None else fn(t)
+
+    return Outcome(mean, comps, method, m2, dist, top, methods, memo_tail(tail))
 
 
 class _Composer:
@@ -181,11 +250,17 @@ class _Composer:
         self._active: set[Node] = set()
 
     def base_law(self) -> StageLaw:
-        models: list[tuple[Fraction, SpinModel, str]] = [(Fraction(1), self.engine.base_model(), "")]
+        models: list[tuple[Fraction, Spin, str]] = [(Fraction(1), self.engine.base_model(), "")]
         for b in self.blocks.values():
             if b.role == "modifier":
-                models = [(p * q, m2, label2 or label) for p, m, label in models
-                          for q, m2, label2 in b.spin_models(self.engine, m)]
+                nxt: list[tuple[Fraction, Spin, str]] = []
+                for p, m, label in models:
+                    if isinstance(m, Overlay):
+                        msg = (f"modifier {b.name!r} cannot change a spin under a random overlay: declare it before "
+                               "the overlay feature")
+                        raise ModelError(msg)
+                    nxt += [(p * q, m2, label2 or label) for q, m2, label2 in b.spin_models(self.engine, m)]
+                models = nxt
         parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
         return _mix(parts, self.level)
 
@@ -198,7 +273,14 @@ class _Composer:
                 if name not in self.blocks or self.blocks[name].role != "sequence":
                     msg = f"a stage leads to {name!r}, which is not a sequence feature of the game"
                     raise ModelError(msg)
-                self.laws[node] = self.blocks[name].law(self.engine, entry, self.level)
+                if isinstance(entry, Drawn):  # the stage that draws the entry averages the feature over it
+                    if entry.source not in self.blocks:
+                        msg = f"a drawn entry of {name!r} comes from {entry.source!r}, which is not a feature of the game"
+                        raise ModelError(msg)
+                    law = self.blocks[entry.source].drawn_law(self.engine, entry.key, self.blocks[name], self.level)
+                    self.laws[node] = law
+                else:
+                    self.laws[node] = self.blocks[name].law(self.engine, entry, self.level)
         return self.laws[node]
 
     def outcome(self, node: Node) -> Outcome:
@@ -216,8 +298,11 @@ class _Composer:
         method: Method = law.method
         dists: list[tuple[float, PlayLaw]] = []
         top: int | None = 0
+        parts: list[tuple[float, int | None, Tail | None, Outcome]] = []
         for key, br in law.branches.items():
             after = _sum([self.outcome(child) for child in key], self.level)
+            if br.p:
+                parts.append((float(br.p), br.top, br.tail, after))
             method = weakest(method, after.method)
             mean = mean + br.p * after.mean
             for k, v in after.components.items():
@@ -232,7 +317,8 @@ class _Composer:
             top = None if top is None or br.top is None or after.max_win is None else max(top, br.top + after.max_win)
         self._active.discard(node)
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
-                      mix(dists) if self.level == "distribution" else None, top, methods)
+                      mix(dists) if self.level == "distribution" else None, top, methods,
+                      _node_tail(parts))
         self.outcomes[node] = out
         return out
 
@@ -300,12 +386,16 @@ def _compose(engine: Engine, level: Level) -> tuple[_Composer, Outcome]:
 
 
 def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
-            level: Level = "distribution", parallel: bool = False) -> RoundAnalysis:
+            level: Level = "distribution", parallel: bool = False, precision: Precision = "exact",
+            sections: bool = True) -> RoundAnalysis:
     """Compose the round of ``game`` at one bet to ``level``, raising it where a transform needs more.
 
-    A cap whose effect no max-win bound proves to be zero needs the round's
-    distribution, so a ``"mean"`` or ``"moments"`` analysis of such a game is
-    raised to ``"distribution"``.
+    A cap whose effect no max-win bound proves to be zero (nor a tail bound
+    proves negligible) needs the round's distribution, so a ``"mean"`` or
+    ``"moments"`` analysis of such a game is raised to ``"distribution"``.
+    ``precision="float"`` lets the blocks solve their chains in floating point
+    (the workbench's quick view); the figures are then tagged ``markov``.
+    ``sections=False`` leaves the blocks' PAR sections out (the RTP alone).
 
     Examples
     --------
@@ -314,7 +404,7 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
     >>> sorted(a.breakdown()), a.outcome.method
     (['free spins', 'lines', 'scatter'], 'exact')
     """
-    engine = Engine(game, reels, lines=lines, coins=coins, parallel=parallel)
+    engine = Engine(game, reels, lines=lines, coins=coins, parallel=parallel, precision=precision)
     comp, outcome = _compose(engine, level)
     needed = max((LEVELS.index(b.level_needed(engine, outcome)) for b in transforms(game)), default=0)
     if needed > LEVELS.index(level):
@@ -334,14 +424,16 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
         before = outcome
         outcome = block.transform(engine, outcome)
         stats[block.name] = FeatureStats({(): Fraction(1)}, {}, {}, level, {"before": before, "after": outcome})
-    sections = tuple(s for s in (comp.blocks[f.name].section(engine, stats[f.name]) for f in game.features)
-                     if s is not None)
-    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, sections)
+    shown = tuple(s for s in (comp.blocks[f.name].section(engine, stats[f.name]) for f in game.features)
+                  if s is not None) if sections else ()
+    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, shown)
 
 
 def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = None,
-                  coins: int | None = None) -> dict[str, Number]:
+                  coins: int | None = None, precision: Precision = "exact") -> dict[str, Number]:
     """Exact RTP of a whole round by component, from per-reel algebra (no enumeration where it can be avoided).
+
+    ``precision="float"``: the blocks solve their chains in floating point (the quick view of an edit).
 
     Examples
     --------
@@ -350,4 +442,4 @@ def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = N
     >>> sorted(parts), float(sum(parts.values())) > 0.9
     (['free spins', 'lines', 'scatter'], True)
     """
-    return analyse(game, reels, lines=lines, coins=coins, level="mean").breakdown()
+    return analyse(game, reels, lines=lines, coins=coins, level="mean", precision=precision, sections=False).breakdown()
