@@ -56,7 +56,7 @@ class Figure:
     method: Method
     exact: Fraction | None = None
     digits: str | None = None
-    """A decimal expansion of the figure whose every digit is certain (a markov figure known to that precision)."""
+    """A decimal expansion of a markov figure known that precisely (within a bound of one unit of its last decimal)."""
 
     @classmethod
     def of(cls, x: Fraction | float | int, method: Method | None = None) -> Figure:

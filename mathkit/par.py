@@ -161,7 +161,10 @@ def sheet_level(game: Game) -> Level:
 
 
 def decimal_digits(x: Fraction, error: float, digits: int = 20) -> str:
-    """``x`` written with the decimals that an error of at most ``error`` leaves certain (at most ``digits``).
+    """``x`` truncated to the decimals an error of at most ``error`` leaves meaningful (at most ``digits``).
+
+    The true value lies within ``error`` of ``x``, so it differs from the decimal shown by less than
+    ``error`` plus one unit of the last decimal.
 
     Examples
     --------

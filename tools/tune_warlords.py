@@ -26,16 +26,15 @@ stacks, the scatter counts and the feature design are never touched by it.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from mathkit.game import Game
-from mathkit.io import game_from_dict
+from mathkit.io import game_from_dict, loads_game
 from mathkit.round import analyse
 
 TARGET = Fraction(9689, 10000)
@@ -73,34 +72,39 @@ Counts = list[dict[str, int]]
 # Symbol counts per reel, per reel set (hand design; the tuner moves single card stops of the base reels).
 EDGE = {"BARBARIAN": 3, "PRIESTESS": 3, "SAMURAI": 3, "WOLF": 4, "EAGLE": 4, "TIGER": 5,
         "A": 5, "K": 5, "Q": 6, "J": 6, "TEN": 6}
-MIDDLE = {"WILD": 6, "BARBARIAN": 6, "PRIESTESS": 6, "SAMURAI": 6, "WOLF": 6, "EAGLE": 6, "TIGER": 6,
-          "A": 7, "K": 7, "Q": 7, "J": 7, "TEN": 8}
+MIDDLE = {"WILD": 7, "BARBARIAN": 6, "PRIESTESS": 6, "SAMURAI": 6, "WOLF": 6, "EAGLE": 6, "TIGER": 6,
+          "A": 7, "K": 7, "Q": 7, "J": 7, "TEN": 7}
+CARDS_ONLY = {"BARBARIAN": 2, "PRIESTESS": 2, "SAMURAI": 2, "WOLF": 3, "EAGLE": 3, "TIGER": 3,
+              "A": 5, "K": 5, "Q": 6, "J": 6, "TEN": 6}
 DESIGN: dict[str, Counts] = {
     # reels 2-4 carry two scatter types each, so every battle can happen (BLUE on 2 and 4, GREEN on 2 and 3, RED on 3 and 4)
-    "base": [dict(EDGE), {**MIDDLE, "BLUE": 1, "GREEN": 1}, {**MIDDLE, "GREEN": 1, "RED": 1},
-             {**MIDDLE, "RED": 1, "BLUE": 1}, dict(EDGE)],
-    "overlay": [dict(EDGE), {k: v for k, v in MIDDLE.items() if k != "WILD"} | {"TEN": 8, "J": 9},
-                {k: v for k, v in MIDDLE.items() if k != "WILD"} | {"TEN": 8, "J": 9},
-                {k: v for k, v in MIDDLE.items() if k != "WILD"} | {"TEN": 8, "J": 9}, dict(EDGE)],
-    "respin": [{"BLUE": 2, "GREEN": 2, "RED": 2, "BARBARIAN": 3, "PRIESTESS": 3, "SAMURAI": 3, "WOLF": 3, "EAGLE": 3,
+    # (the tuner's moves are written in)
+    "base": [{**EDGE, "Q": 5, "K": 6}, {**MIDDLE, "WILD": 8, "WOLF": 8, "TEN": 4, "Q": 6, "J": 7, "A": 8, "BLUE": 1,
+                                        "GREEN": 1},
+             {**MIDDLE, "WOLF": 8, "TEN": 5, "J": 6, "A": 7, "Q": 8, "GREEN": 1, "RED": 1},
+             {**MIDDLE, "WOLF": 8, "TEN": 5, "J": 6, "A": 8, "RED": 1, "BLUE": 1},
+             {**EDGE, "J": 5, "Q": 7}],
+    "overlay": [dict(CARDS_ONLY) for _ in range(5)],
+    "respin": [{"BLUE": 2, "GREEN": 1, "RED": 1, "BARBARIAN": 3, "PRIESTESS": 3, "SAMURAI": 3, "WOLF": 3, "EAGLE": 3,
                 "TIGER": 3, "A": 4, "K": 4, "Q": 4, "J": 4, "TEN": 4} for _ in range(5)],
     "barbarian": [{"BARBARIAN": 5, "PRIESTESS": 6, "SAMURAI": 7, "WOLF": 7, "EAGLE": 7, "TIGER": 8},
-                  *({"BLUE": 1, "BARBARIAN": 5, "PRIESTESS": 6, "SAMURAI": 7, "WOLF": 7, "EAGLE": 7, "TIGER": 7}
-                    for _ in range(3)),
+                  {"BARBARIAN": 5, "PRIESTESS": 6, "SAMURAI": 7, "WOLF": 7, "EAGLE": 7, "TIGER": 8},
+                  {"BLUE": 1, "BARBARIAN": 5, "PRIESTESS": 6, "SAMURAI": 7, "WOLF": 7, "EAGLE": 7, "TIGER": 7},
+                  {"BARBARIAN": 5, "PRIESTESS": 6, "SAMURAI": 7, "WOLF": 7, "EAGLE": 7, "TIGER": 8},
                   {"BARBARIAN": 5, "PRIESTESS": 6, "SAMURAI": 7, "WOLF": 7, "EAGLE": 7, "TIGER": 8}],
-    "priestess": [{**EDGE, "TEN": 4, "J": 4, "Q": 4},
-                  *({"GREEN": 1, "WILD": 2, "BARBARIAN": 3, "PRIESTESS": 3, "SAMURAI": 3, "WOLF": 4, "EAGLE": 4,
+    "priestess": [dict(EDGE),
+                  *({"GREEN": 1, "WILD": 4, "BARBARIAN": 4, "PRIESTESS": 4, "SAMURAI": 4, "WOLF": 4, "EAGLE": 4,
                      "TIGER": 4, "A": 4, "K": 4, "Q": 4, "J": 4, "TEN": 4} for _ in range(3)),
-                  {**EDGE, "TEN": 4, "J": 4, "Q": 4}],
-    "samurai": [{**EDGE, "TEN": 4, "J": 4, "Q": 4},
-                *({"RED": 2, "WILD": 1, "BARBARIAN": 3, "PRIESTESS": 3, "SAMURAI": 3, "WOLF": 4, "EAGLE": 4,
-                   "TIGER": 4, "A": 4, "K": 4, "Q": 4, "J": 4, "TEN": 4} for _ in range(3)),
-                {**EDGE, "TEN": 4, "J": 4, "Q": 4}],
+                  dict(EDGE)],
+    "samurai": [dict(CARDS_ONLY),
+                *({"RED": 1, "BARBARIAN": 1, "PRIESTESS": 1, "SAMURAI": 2, "WOLF": 2, "EAGLE": 2,
+                   "TIGER": 3, "A": 5, "K": 6, "Q": 7, "J": 7, "TEN": 7} for _ in range(3)),
+                dict(CARDS_ONLY)],
 }
 # Stacks: a symbol's stops on a reel are laid out in runs of this length (where the count allows).
 STACKS: dict[str, dict[str, int]] = {
     "base": {"WILD": 3, "BARBARIAN": 3, "PRIESTESS": 3, "SAMURAI": 3},
-    "overlay": {"BARBARIAN": 3, "PRIESTESS": 3, "SAMURAI": 3},
+    "overlay": {},
     "respin": {},
     "barbarian": {"BARBARIAN": 2, "PRIESTESS": 2, "SAMURAI": 2},
     "priestess": {"PRIESTESS": 2},
@@ -108,7 +112,7 @@ STACKS: dict[str, dict[str, int]] = {
 }
 
 OVERLAY = {
-    "probability": "1/18", "reels": "overlay", "symbol": "WILD",
+    "probability": "1/45", "reels": "overlay", "symbol": "WILD",
     "types": [
         {"name": "Barbarian Hammer", "weight": 40, "shape": "square", "size": 2, "reels": [1, 2, 3, 4]},
         {"name": "Priestess Arrow", "weight": 35, "shape": "cells", "counts": {"2": 40, "3": 30, "4": 20, "5": 10},
@@ -117,7 +121,7 @@ OVERLAY = {
          "reels": [1, 2, 3, 4]},
     ],
 }
-FINAL_CHANCE = {"coins": {"3": 40, "5": 30, "10": 15, "20": 8, "50": 4, "100": 1}, "scatter": 70, "reels": [1, 2, 3, 4, 5]}
+FINAL_CHANCE = {"coins": {"3": 50, "5": 30, "10": 12, "20": 5, "50": 2, "100": 1}, "scatter": 100, "reels": [1, 2, 3, 4, 5]}
 
 DESCRIPTION = (
     "Warlords – Crystals of Power: 5 reels × 3 rows, 30 fixed lines, stacked symbols, a Wild, three scatter types "
@@ -261,6 +265,73 @@ def game_dict(design: dict[str, Counts]) -> dict[str, Any]:
     }
 
 
+def _v(x: Any) -> str:
+    """A TOML value: strings quoted, lists and flat tables inline."""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, str):
+        return json.dumps(x, ensure_ascii=False)
+    if isinstance(x, list):
+        return "[" + ", ".join(_v(y) for y in x) + "]"
+    if isinstance(x, dict):
+        return "{ " + ", ".join(f"{k} = {_v(y)}" for k, y in x.items()) + " }"
+    return str(x)
+
+
+REEL_NOTES = {
+    "base": "main game: stacks of 3 warriors and wilds; WILD on reels 2-4; one BLUE/GREEN/RED per reel on reels 2-4 "
+            "(BLUE on 2 and 4, GREEN on 2 and 3, RED on 3 and 4), at least 3 stops apart",
+    "overlay": "overlay spins (Random Overlay Wild): no scatters, no wild of its own, few high symbols",
+    "respin": "re-spins: two BLUE and two GREEN, one RED per reel on all 5 reels, every scatter at least 3 stops from the next",
+    "barbarian": "Barbarian Free Spins: warriors and animals only (stacks of 2 warriors), BLUE on reel 3",
+    "priestess": "Priestess Free Spins: WILD and GREEN on reels 2-4, stacks of 2 PRIESTESS",
+    "samurai": "Samurai Free Spins: RED on reels 2-4 only (the sticky cells), mostly cards, no wild on the strips",
+}
+
+
+def to_toml(d: dict[str, Any]) -> str:
+    """The game file, laid out for a reader: one table per feature, the readings at the end."""
+    w = ["# Warlords – Crystals of Power (seed: ../../../shared/seeds/warlords-crystals-of-power-rules.txt).",
+         "# Written by tools/tune_warlords.py: the design (symbol counts per reel) is there; edit it there and",
+         "# re-run it. Strips and paytable are ours (none are published). Rule readings: [[readings]] at the end.",
+         ""]
+    for k in ("name", "description", "declared_rtp", "default_reels"):
+        w.append(f"{k} = {_v(d[k])}")
+    w += ["", "# rows from the top (0) of each reel", "paylines = ["]
+    w += [f"  {_v(line)}," for line in d["paylines"]]
+    w += ["]", "", "# the bet level is modelled at 1: 30 lines × 1 coin", "[bet]"]
+    w += [f"{k} = {_v(v)}" for k, v in d["bet"].items()]
+    kinds = {"WILD": "the wild", "BLUE": "Barbarian scatter", "GREEN": "Priestess scatter", "RED": "Samurai scatter",
+             **{s: "warrior" for s in WARRIORS}, **{s: "animal" for s in ANIMALS}, **{s: "card" for s in CARDS}}
+    for name, spec in d["symbols"].items():
+        w += ["", f"[symbols.{name}]  # {kinds[name]}"]
+        w += [f"{k} = {_v(v)}" for k, v in spec.items()]
+    for name, spec in d["reels"].items():
+        w += ["", f"# {REEL_NOTES[name]}", f"[reels.{name}]", f"rows = {spec['rows']}", "strips = ["]
+        w += [f"  {_v(strip)}," for strip in spec["strips"]]
+        w.append("]")
+    w += ["", "# line pays in coins per bet line at one coin (× the bet level)", "[paytable]"]
+    w += [f"{k} = {_v({str(n): p for n, p in v.items()})}" for k, v in d["paytable"].items()]
+    ov = d["overlay_wilds"]
+    w += ["", "# Random Overlay Wild: see the readings", "[overlay_wilds]"]
+    w += [f"{k} = {_v(v)}" for k, v in ov.items() if k != "types"]
+    for t in ov["types"]:
+        w += ["", "[[overlay_wilds.types]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
+    rs = d["scatter_respins"]
+    w += ["", "# Battle, Re-Spins and Final Chance", "[scatter_respins]"]
+    w += [f"{k} = {_v(v)}" for k, v in rs.items() if k != "final_chance"]
+    w += ["", "[scatter_respins.final_chance]"] + [f"{k} = {_v(v)}" for k, v in rs["final_chance"].items()]
+    for kind, note in (("free_spins", "Barbarian Free Spins: 3 spins per scatter, at least 9; +3 per new scatter"),
+                       ("multiplier_free_spins", "Priestess Free Spins: 7 spins, the multiplier starts at the scatters, +1 each"),
+                       ("sticky_free_spins", "Samurai Free Spins: 5 spins, every scatter a sticky wild")):
+        for f in d[kind]:
+            w += ["", f"# {note}", f"[[{kind}]]"] + [f"{k} = {_v(v)}" for k, v in f.items()]
+    w += ["", "# 100,000 coins × the bet level: 3,333⅓ × the total bet on 30 lines", "[cap]", f"coins = {d['cap']['coins']}"]
+    for r in d["readings"]:
+        w += ["", "[[readings]]"] + [f"{k} = {_v(v)}" for k, v in r.items()]
+    return "\n".join(w) + "\n"
+
+
 def make(design: dict[str, Counts]) -> Game:
     return game_from_dict(game_dict(design))
 
@@ -326,8 +397,11 @@ def main(argv: list[str]) -> int:
         print("not within ±0.005 pp of the target", file=sys.stderr)
         return 1
     if args.write:
-        text = "# Warlords – Crystals of Power: written by tools/tune_warlords.py (the design is there; edit it there).\n"
-        OUT.write_text(text + tomli_w.dumps(game_dict(design)), encoding="utf-8")
+        text = to_toml(game_dict(design))
+        if loads_game(text) != game:
+            print("the file written would not load back to the game tuned", file=sys.stderr)
+            return 1
+        OUT.write_text(text, encoding="utf-8")
         print(f"wrote {OUT}")
     return 0
 

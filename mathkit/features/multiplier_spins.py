@@ -35,15 +35,14 @@ from fractions import Fraction
 from typing import Any, ClassVar, Self
 
 import numpy as np
-import numpy.typing as npt
 
 from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
-from ..markov.tails import THETAS, chernoff, multiplier_log_mgfs
+from ..markov.tails import FINE_THETAS, multiplier_tails
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, SpinModel, StageLaw, Tail, lazy_tail
-from .base import Block, Context, FeatureStats, MaxWin
+from .base import Block, Context, FeatureStats, MaxWin, Termination
 from .free_spins import check_entered, entry_facts, held_counts
 
 __all__ = ["MultiplierFreeSpins"]
@@ -157,21 +156,17 @@ class MultiplierFreeSpins(Block):
         return sum(bound * (start + self.step * c * t) for t in range(1, spins + 1))
 
     def tail(self, ctx: Context, spins: int, start: int) -> Tail:
-        """A Chernoff bound of the feature's win tail from ``(spins, start)``."""
-        most = self.step * sum(ctx.game.reel_set(self.reels).rows)  # the most a start can be (every cell a trigger)
+        """A Chernoff bound of the feature's win tail from ``(spins, start)``, split by the final multiplier."""
+        most = max(start, self.step * sum(ctx.game.reel_set(self.reels).rows))  # every cell a trigger at the start
 
-        def mgfs() -> dict[float, npt.NDArray[np.float64]]:
+        def compute() -> dict[int, Tail]:
             joint = ctx.joint(self.model())
             probs = joint.counts / joint.cycle
-            wins = joint.wins.astype(np.float64)
-            cs = joint.digits[self.trigger].astype(np.float64)
             bet = ctx.total_bet
-            return {t / bet: multiplier_log_mgfs(wins, cs, probs, t / bet, spins, max(most, start), self.step)
-                    for t in THETAS}
+            return multiplier_tails(joint.wins.astype(np.float64), joint.digits[self.trigger].astype(np.float64), probs,
+                                    spins, range(1, most + 1), self.step, [t / bet for t in FINE_THETAS])
 
-        table = ctx.shared(("multiplier mgf", self, spins, max(most, start)), (self.reels,), mgfs)
-        return ctx.once(("multiplier tail", self.name, spins, start),
-                        lambda: chernoff(lambda th: float(table[th][start]), list(table)))
+        return ctx.shared(("multiplier tails", self, spins, most), (self.reels,), compute)[start]
 
     def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
         spins, start = _entry(entry)
@@ -193,6 +188,9 @@ class MultiplierFreeSpins(Block):
         return "mean"
 
     # --- checks and the PAR sheet -------------------------------------------------------
+    def terminates(self, ctx: Context) -> Termination:
+        return Termination(True, f"{self.name}: {self.spins} spins, no retrigger")
+
     def max_win(self, ctx: Context) -> MaxWin:
         most = self.step * ctx.game.reel_set(self.reels).n_reels * max(ctx.game.reel_set(self.reels).rows)
         top = self.top(ctx, self.spins, most)

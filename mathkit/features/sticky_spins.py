@@ -46,7 +46,7 @@ from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, Ratios, SpinModel, StageLaw, cell_bits
-from .base import Block, Context, FeatureStats, MaxWin
+from .base import Block, Context, FeatureStats, MaxWin, Termination
 from .free_spins import check_entered
 
 __all__ = ["StickyFreeSpins"]
@@ -262,6 +262,9 @@ class StickyFreeSpins(Block):
         return "mean"
 
     # --- checks and the PAR sheet -------------------------------------------------------
+    def terminates(self, ctx: Context) -> Termination:
+        return Termination(True, f"{self.name}: {self.spins} spins, no retrigger")
+
     def top(self, ctx: Context) -> int:
         return self.spins * ctx.win_bound(self.model())
 

@@ -16,6 +16,10 @@ moment generating functions of the chains come from their one-spin laws:
   passes a super-solution); none exists for too large a ``θ``.
 * a fixed number of spins whose multiplier grows with the triggers they show
   (:func:`multiplier_log_mgf`): ``V_t(m) = E[e^{θX(m + c)} V_{t−1}(m + c)]``, ``V_0 = 1``.
+  One ``θ`` serves the small multipliers and the large ones badly, so :func:`multiplier_tail`
+  splits by the final multiplier ``k``: ``W ≤ k·ΣX`` when the feature ends at ``k``, and
+  ``E[(W − t)⁺] ≤ Σ_k E[(k·ΣX − t)⁺; m_end = k]``, each bounded with its own best ``θ``
+  from ``E[e^{θkΣX}; m_end = k]`` (the same recursion, ending on ``k``).
 
 Everything is computed in logarithms (the exponents are large) in floating point,
 with a relative safety margin far above the rounding; the bounds are tagged
@@ -30,12 +34,15 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["THETAS", "branching_log_mgf", "chernoff", "multiplier_log_mgf", "multiplier_log_mgfs"]
+__all__ = ["FINE_THETAS", "THETAS", "branching_log_mgf", "chernoff", "multiplier_log_mgf", "multiplier_log_mgfs",
+           "multiplier_tails"]
 
 FloatArray = npt.NDArray[np.float64]
 MARGIN = 1e-9
 THETAS = tuple(2.0**k for k in range(-15, 2))
 """The grid of ``θ`` tried, per credit of one unit (scale it by ``1 / total bet``)."""
+FINE_THETAS = tuple(2.0 ** (k / 2) for k in range(-32, 5))
+"""A finer grid (ratio √2), for bounds that must be tight."""
 
 
 def _logsumexp(a: FloatArray) -> float:
@@ -149,3 +156,65 @@ def multiplier_log_mgfs(wins: FloatArray, triggers: FloatArray, probs: FloatArra
         v = nxt
     out = v[: start + 1]
     return np.where(np.isfinite(out), out * (1 + MARGIN) + MARGIN, np.inf)
+
+
+def multiplier_tails(wins: FloatArray, triggers: FloatArray, probs: FloatArray, spins: int, starts: Sequence[int],
+                     step: int, thetas: Sequence[float]) -> dict[int, Callable[[float], tuple[float, float]]]:
+    """Tail bounds of ``spins`` spins paying ``X·m`` from each multiplier of ``starts``, split by the final one.
+
+    ``E[e^{θW}; m_end = k]`` comes from the recursion of :func:`multiplier_log_mgfs` ending on
+    ``k``; each final multiplier gets its own best ``θ`` (one recursion per ``θ`` serves every
+    start and every ``k``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> # one spin paying 1 or 3 alike, never a trigger: from multiplier 2, W is 2 or 6
+    >>> tails = multiplier_tails(np.array([1.0, 3.0]), np.zeros(2), np.array([0.5, 0.5]), 1, [2], 1, [0.5, 1.0, 2.0])
+    >>> b, q = tails[2](10.0)
+    >>> b < 1e-3 and q < 1e-3, tails[2](1.0)[1] == 1.0
+    (True, True)
+    """
+    cs = triggers.astype(np.int64)
+    most = max(starts) + spins * step * int(cs.max(initial=0))
+    size = most + 1
+    ms = np.arange(size, dtype=np.float64)
+    top = float(wins.max(initial=0))
+    finals = list(range(min(starts), size))
+    logs: dict[tuple[int, int], list[tuple[float, float]]] = {(s, k): [] for s in starts for k in finals}
+    for th in thetas:
+        groups = []
+        for c in np.unique(cs).tolist():
+            lp = np.log(probs[cs == c])[:, None]
+            a = lp + th * wins[cs == c][:, None] * (ms[None, :] + step * c)
+            mx = a.max(axis=0)
+            groups.append((step * int(c), mx + np.log(np.exp(a - mx).sum(axis=0))))
+        v = np.full((size, size), -np.inf)  # v[m, k]: log E[e^{θ·(what is left)}; ending on k] from multiplier m
+        v[np.arange(size), np.arange(size)] = 0.0
+        for _ in range(spins):
+            nxt = np.full((size, size), -np.inf)
+            for shift, lg in groups:
+                cand = np.full((size, size), -np.inf)
+                cand[: size - shift] = lg[: size - shift, None] + v[shift:]
+                nxt = np.logaddexp(nxt, cand)
+            v = nxt
+        for s in starts:
+            for k in finals:
+                if math.isfinite(v[s, k]):
+                    logs[(s, k)].append((th, float(v[s, k]) * (1 + MARGIN) + MARGIN))
+
+    def make(s: int) -> Callable[[float], tuple[float, float]]:
+        rows = [(k, logs[(s, k)]) for k in finals if logs[(s, k)]]
+
+        def tail(t: float) -> tuple[float, float]:
+            b = q = 0.0
+            for k, lk in rows:
+                if k * top * spins <= t:
+                    continue  # ending on k, the feature pays at most k · spins · max X
+                b += math.exp(min(*(lm - th * t - 1.0 - math.log(th) for th, lm in lk), 700.0))
+                q += math.exp(min(*(lm - th * t for th, lm in lk), 0.0))
+            return b * (1 + MARGIN), min(1.0, q * (1 + MARGIN))
+
+        return tail
+
+    return {s: make(s) for s in starts}

@@ -76,6 +76,7 @@ class Engine:
         self._memo: dict[Hashable, object] = {}
         self._digits = {d.name: d for f in game.features if isinstance(f, Block) for d in f.digits(game)}
         self._content: dict[str, tuple[Any, ...]] = {}
+        self._hashes: dict[int, int] = {}
 
     @property
     def game(self) -> Game:
@@ -118,6 +119,11 @@ class Engine:
                                     g.reel_set(reels), self._lines, self._coins, tuple(sorted(self._digits.items())))
         return self._content[reels]
 
+    def _hash_of(self, content: tuple[Any, ...]) -> int:
+        if id(content) not in self._hashes:
+            self._hashes[id(content)] = hash(content)
+        return self._hashes[id(content)]
+
     def _spin_once(self, key: Hashable, reels: str | tuple[str, ...], compute: Callable[[], T]) -> T:
         """:meth:`once` for an answer about spins of reel set(s) ``reels``, shared across engines by content."""
         if key in self._memo:
@@ -126,9 +132,11 @@ class Engine:
         if names:
             rules = tuple(self._content_of(r) for r in names)
         else:  # the pay rules and the bet alone
-            c = self._content_of(self.reels)
-            rules = ((*c[:6], None, *c[7:]),)
-        shared = (tuple(id(r[6]) for r in rules), key)  # looked up by the reel sets, confirmed by the whole content
+            if "" not in self._content:
+                c = self._content_of(self.reels)
+                self._content[""] = (*c[:6], None, *c[7:])
+            rules = (self._content[""],)
+        shared = (tuple(self._hash_of(r) for r in rules), key)  # looked up by content hashes, confirmed by the content
         hit: Any = _SHARED.get(shared)
         value: Any
         if hit is not None and hit[0] == rules:

@@ -1,0 +1,121 @@
+"""Warlords – Crystals of Power (data/games/warlords.toml): the shipped game, its exact RTP, its PAR sheet and checks.
+
+The maths of every block is checked by hand and against brute force in test_respins.py,
+test_free_spin_games.py, test_held_chain.py, test_forced_cells.py and test_tails.py; here the
+shipped game is checked as a whole: it loads and round-trips, is the design of
+tools/tune_warlords.py, its exact RTP with the cap is 96.89% ± 0.005 pp, the float quick view
+agrees, the PAR sheet has every component tagged, and the certification checks pass.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from mathkit.cli import main
+from mathkit.io import dump_game, load_game, loads_game
+from mathkit.round import analyse
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "data" / "games" / "warlords.toml"
+TARGET = Fraction(9689, 10000)
+
+
+@pytest.fixture(scope="module")
+def exact():  # type: ignore[no-untyped-def]
+    return analyse(load_game(GAME), level="mean")
+
+
+def test_the_file_is_the_tools_design() -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import tune_warlords
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    assert tune_warlords.to_toml(tune_warlords.game_dict(tune_warlords.DESIGN)) == GAME.read_text(encoding="utf-8")
+
+
+def test_loads_and_round_trips() -> None:
+    game = load_game(GAME)
+    assert loads_game(dump_game(game)) == game
+    kinds = [f.kind for f in game.features]
+    assert kinds == ["overlay_wilds", "scatter_respins", "free_spins", "multiplier_free_spins", "sticky_free_spins", "cap"]
+    assert {rs.name for rs in game.reel_sets} == {"base", "overlay", "respin", "barbarian", "priestess", "samurai"}
+    # the Barbarian reel set holds warriors, animals and its blue scatter only
+    assert set().union(*map(set, game.reel_set("barbarian").strips)) == {
+        "BARBARIAN", "PRIESTESS", "SAMURAI", "WOLF", "EAGLE", "TIGER", "BLUE"}
+    # the main game's scatters are on reels 2-4 only; the re-spins' on all five; Samurai's on reels 2-4
+    scatters = {"BLUE", "GREEN", "RED"}
+    for name, reels in (("base", {1, 2, 3}), ("respin", {0, 1, 2, 3, 4}), ("samurai", {1, 2, 3})):
+        rs = game.reel_set(name)
+        assert {r for r, s in enumerate(rs.strips) if scatters & set(s)} == reels
+
+
+def test_exact_rtp_is_the_declared_one(exact) -> None:  # type: ignore[no-untyped-def]
+    rtp = exact.rtp()
+    assert isinstance(rtp, Fraction)
+    assert abs(rtp - TARGET) <= Fraction(5, 100_000)
+    parts = exact.breakdown()
+    assert sum(parts.values(), Fraction(0)) == rtp
+    # every component exact but the cap, whose effect is a bound below 1e-15 × bet
+    assert all(exact.outcome.method_of(k) == "exact" for k in parts if k != "cap")
+    assert parts["cap"] == 0 and exact.outcome.method_of("cap") == "markov"
+    assert 0 < exact.outcome.error / exact.total_bet < 1e-15
+    # plausible shares: the main game's lines most, each feature a few percent
+    assert 0.55 < parts["lines"] < 0.70
+    for k in ("free spins: barbarian", "free spins: priestess", "free spins: samurai", "final chance coins"):
+        assert 0.01 < parts[k] < 0.12, k
+    assert 0.05 < sum(v for k, v in parts.items() if k.startswith("overlay wilds")) < 0.15
+
+
+def test_the_float_quick_view_agrees(exact) -> None:  # type: ignore[no-untyped-def]
+    quick = analyse(load_game(GAME), level="mean", precision="float", sections=False)
+    assert float(quick.rtp()) == pytest.approx(float(exact.rtp()), rel=1e-12)
+    for k, v in exact.breakdown().items():
+        assert float(quick.breakdown()[k]) == pytest.approx(float(v), rel=1e-11, abs=1e-15), k
+
+
+def test_sections_hold_the_feature_figures(exact) -> None:  # type: ignore[no-untyped-def]
+    sections = {s.name: dict(s.figures) for s in exact.sections}
+    respins = sections["Re-spins"]
+    assert 1 / 200 < respins["trigger probability"].value < 1 / 30
+    for k in ("average re-spins per trigger", "final chance (given re-spins)", "battle: two against one (given re-spins)",
+              "battle: three different (given re-spins)"):
+        assert respins[k].method == "exact" and respins[k].value > 0, k
+    for name in ("Free spins", "Free spins: priestess", "Free spins: samurai"):
+        figures = sections[name]
+        assert figures["trigger frequency (1 in N)"].method == "exact"
+        assert 100 < figures["trigger frequency (1 in N)"].value < 2000, name
+    assert sections["Free spins"]["expected length (spins)"].value > 9
+    cap = sections["Cap"]
+    assert cap["RTP removed by the cap ≤ (bound)"].value < 1e-15
+    overlay = sections["Overlay wilds"]
+    assert overlay["overlay probability per main-game spin"].exact == Fraction(1, 45)
+
+
+def test_par_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["par", str(GAME), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert abs(d["rtp"] - 0.9689) <= 0.00005
+    assert sum(d["breakdown"].values()) == pytest.approx(d["rtp"], rel=1e-14)
+    digits = d["rtp_exact"].split(".")[1]
+    assert len(digits) >= 15 and d["provenance"]["rtp"] == "markov"
+    assert d["rtp_exact"].startswith(f"{d['rtp']:.14f}"[:16])
+    assert set(d["provenance"]["breakdown"].values()) == {"exact", "markov"}
+    assert d["level"] == "mean" and d["sd"] is None
+    assert d["cap"] == pytest.approx(10000 / 3)
+    assert len(d["readings"]) >= 10
+
+
+def test_checks_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(GAME), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    checks = out["checks"] if isinstance(out, dict) else out
+    failed = [c for c in checks if not c["passed"]]
+    assert not failed, failed
+    names = {c["name"] for c in checks}
+    assert {"features_terminate", "cap", "declared_rtp"} <= names
