@@ -130,14 +130,18 @@ def entry_facts(block: Block, ctx: Context, held: HeldCells, level: Level, count
     names = {n for law in laws.values() for n in law.facts}
     facts = {n: pick(lambda law, n=n: law.facts.get(n, zero)) for n in names}
 
+    seen: dict[float, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
+
     def tail(t: float) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        b = np.zeros(size)
-        q = np.zeros_like(b)
-        for k, law in laws.items():
-            br = law.branches[()]
-            fn = tail_of(br.top, br.tail)
-            b[k], q[k] = (np.inf, 1.0) if fn is None else fn(t)
-        return b[idx], q[idx]
+        if t not in seen:
+            b = np.zeros(size)
+            q = np.zeros_like(b)
+            for k, law in laws.items():
+                br = law.branches[()]
+                fn = tail_of(br.top, br.tail)
+                b[k], q[k] = (np.inf, 1.0) if fn is None else fn(t)
+            seen[t] = b[idx], q[idx]
+        return seen[t]
 
     method: Method = "exact"
     for law in laws.values():

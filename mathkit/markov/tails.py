@@ -64,13 +64,16 @@ def chernoff(log_mgf: Callable[[float], float], thetas: Sequence[float]) -> Call
     """
     logs = [(th, log_mgf(th)) for th in thetas]
     finite = [(th, lm) for th, lm in logs if math.isfinite(lm)]
+    seen: dict[float, tuple[float, float]] = {}
 
     def tail(t: float) -> tuple[float, float]:
         if not finite:
             return math.inf, 1.0
-        lb = min(lm - th * t - 1.0 - math.log(th) for th, lm in finite)
-        lq = min(lm - th * t for th, lm in finite)
-        return math.exp(min(lb, 700.0)) * (1 + MARGIN), min(1.0, math.exp(min(lq, 0.0)) * (1 + MARGIN))
+        if t not in seen:
+            lb = min(lm - th * t - 1.0 - math.log(th) for th, lm in finite)
+            lq = min(lm - th * t for th, lm in finite)
+            seen[t] = math.exp(min(lb, 700.0)) * (1 + MARGIN), min(1.0, math.exp(min(lq, 0.0)) * (1 + MARGIN))
+        return seen[t]
 
     return tail
 
@@ -204,16 +207,21 @@ def multiplier_tails(wins: FloatArray, triggers: FloatArray, probs: FloatArray, 
                     logs[(s, k)].append((th, float(v[s, k]) * (1 + MARGIN) + MARGIN))
 
     def make(s: int) -> Callable[[float], tuple[float, float]]:
-        rows = [(k, logs[(s, k)]) for k in finals if logs[(s, k)]]
+        rows = [(k, np.array([th for th, _ in logs[(s, k)]]), np.array([lm for _, lm in logs[(s, k)]]))
+                for k in finals if logs[(s, k)]]
+        seen: dict[float, tuple[float, float]] = {}
 
         def tail(t: float) -> tuple[float, float]:
+            if t in seen:
+                return seen[t]
             b = q = 0.0
-            for k, lk in rows:
+            for k, th, lm in rows:
                 if k * top * spins <= t:
                     continue  # ending on k, the feature pays at most k · spins · max X
-                b += math.exp(min(*(lm - th * t - 1.0 - math.log(th) for th, lm in lk), 700.0))
-                q += math.exp(min(*(lm - th * t for th, lm in lk), 0.0))
-            return b * (1 + MARGIN), min(1.0, q * (1 + MARGIN))
+                b += math.exp(min(float((lm - th * t - 1.0 - np.log(th)).min()), 700.0))
+                q += math.exp(min(float((lm - th * t).min()), 0.0))
+            seen[t] = b * (1 + MARGIN), min(1.0, q * (1 + MARGIN))
+            return seen[t]
 
         return tail
 
