@@ -39,6 +39,24 @@ def test_the_file_is_the_tools_design() -> None:
     assert tune_warlords.to_toml(tune_warlords.game_dict(tune_warlords.DESIGN)) == GAME.read_text(encoding="utf-8")
 
 
+def test_the_readings_state_the_files_own_figures() -> None:
+    # a reviewer reads the readings beside the data: every odds figure in them must be the data's
+    game = load_game(GAME)
+    readings = {r.rule: r.reading for r in game.readings}
+    overlay = next(f for f in game.features if f.kind == "overlay_wilds")
+    assert f"probability {overlay.probability}" in readings["Random Overlay Wild: trigger"]
+    fc = next(f for f in game.features if f.kind == "scatter_respins").final_chance
+    assert fc is not None
+    text = readings["Final Chance"]
+    assert f"with probability {fc.p_coins}" in text
+    assert "weights " + "/".join(str(w) for _, w in fc.coins) in text
+    rows = {rs.name: rs for rs in game.reel_sets}
+    blue = sorted({r + 1 for r, s in enumerate(rows["barbarian"].strips) if "BLUE" in s})
+    assert blue == [3] and "blue scatters on reel 3" in readings["Barbarian Free Spins"]
+    counts = [sum(x == s for x in rows["respin"].strips[0]) for s in ("BLUE", "GREEN", "RED")]
+    assert counts == [2, 1, 1] and "two BLUE, one GREEN and one RED on every reel" in readings["Re-spins"]
+
+
 def test_loads_and_round_trips() -> None:
     game = load_game(GAME)
     assert loads_game(dump_game(game)) == game

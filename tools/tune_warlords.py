@@ -131,59 +131,108 @@ DESCRIPTION = (
     "the stated RTP of 96.89%."
 )
 
-READINGS = [
-    ("bet", "the bet level is modelled at 1 (total bet 30 coins); every line win is × the bet level, the final-chance "
-     "coins are × the total bet and the cap is in coins × the bet level, so every figure as a multiple of the bet is the "
-     "same at every level", "the rules define line wins and the cap per bet level; nothing changes with it"),
-    ("Random Overlay Wild: trigger", "a main-game spin is an overlay spin with probability 1/18 (independent of "
-     "everything else); the type is Barbarian Hammer 40%, Priestess Arrow 35%, Samurai Sword 25%",
-     "the rules give no odds: a design of ours, as data in [overlay_wilds]"),
-    ("Random Overlay Wild: reel set", "an overlay spin draws every reel from reel set 'overlay' (no scatters, no "
-     "wild), then lays the wilds over it; line wins pay as usual, and the spin can start no re-spins",
-     "the rules: 'uses a different reel set to the main game with no scatters on the reels'"),
-    ("Random Overlay Wild: placements", "Barbarian Hammer: a 2×2 square on two adjacent reels of 1–4 and two adjacent "
-     "rows, each of the 6 positions alike; Priestess Arrow: 2, 3, 4 or 5 wilds (weights 40/30/20/10) on distinct "
-     "cells of reels 1–5, every set of cells alike; Samurai Sword: the same counts on distinct cells of reels 1–4",
-     "the rules give the shapes and reels but not the odds; uniform placements are what a player would expect"),
-    ("Wild", "WILD substitutes for every paying symbol (not the scatters) and pays no combination of its own; a line "
-     "of wilds pays the best combination it completes", "'Wild symbol substitution pays the highest possible winning "
-     "combination on a bet line'"),
-    ("Scatters", "scatters pay nothing themselves; in the main game they appear on reels 2–4 only, at most one on a "
-     "reel (the strips keep them at least 3 stops apart), so a window shows at most three",
-     "'All coin wins pay on bet lines only, except for wins with the Final Chance feature'; the battle odds are "
-     "given for 2 and 3 scatters"),
-    ("Battle", "two different scatters: each wins 1/2; two of a type and one other: the pair's type 3/4; three "
-     "different: 1/3 each; the losers turn into the winner's type where they stand", "the odds as stated"),
-    ("Re-spins", "the active scatters hold their cells; every other cell re-spins on reel set 'respin' (two scatters of "
-     "each type on every reel, at least 3 stops apart); a new scatter of the active type is held and grants another "
-     "re-spin; scatters of the other types are inactive and not held; no line wins are paid",
-     "the rules; scatters 'can appear on all 5 reels during Re-Spins'"),
-    ("Re-spins: free spins", "3 or more held scatters when a re-spin adds none start the active type's free spins "
-     "with that many scatters (a start of 3 scatters re-spins first too)", "'3 or more Scatter symbols activate Free "
-     "Spins'; 'When no more Re-Spins are activated, if there are 3 or more ... Free Spins will start'"),
-    ("Final Chance", "re-spins started by 2 scatters that add none end with a coin win of 3, 5, 10, 20, 50 or 100 × the "
-     "total bet (weights 40/30/15/8/4/1) with probability 98/168, else one more scatter of the active type lands on "
-     "one of the 13 cells that hold none (reels 1–5, each alike) and the free spins start at once with 3 scatters",
-     "the rules give the range 3–100 × 'the bet' (read as the total bet, the bet of the round) and 'a random "
-     "position on the reels' (read as any free cell: scatters may land on all 5 reels after the main spin); the law "
-     "is ours, as data"),
-    ("Barbarian Free Spins", "3 spins per scatter, at least 9 (3 scatters: 9, 4: 12 ...); every blue scatter on a "
-     "free spin adds 3 spins, without limit; reel set 'barbarian' holds warriors, animals and blue scatters only (no "
-     "wild, no cards), blue scatters on reels 2–4", "'only warrior and animal symbols are present'; the rules state "
-     "no limit on the spins"),
-    ("Priestess Free Spins", "7 spins; the multiplier starts at the number of scatters and each green scatter on a "
-     "spin adds 1 before that spin's line wins are paid; reel set 'priestess' with green scatters on reels 2–4",
-     "'1 Multiplier' per initial scatter; 'features ... activated immediately, and before calculating winnings'"),
-    ("Samurai Free Spins", "5 spins; the cells of the scatters that start them are sticky wilds from the first spin, "
-     "and every red scatter landing (reel set 'samurai': red scatters on reels 2–4 only) is a wild in its own spin and "
-     "a sticky wild after", "'the Scatter symbol becomes a Sticky Wild'; keeping red scatters on reels 2–4 keeps "
-     "the sticky cells that can grow to 9"),
-    ("Cap", "a round's total win (main spin, final chance, free spins) is paid at most 100,000 coins × the bet level; "
-     "the RTP is computed with the cap: no bound keeps the Barbarian (unlimited retriggers) and Priestess "
-     "(multiplier) rounds below it, so the cap's effect is bounded (Chernoff bounds on those features' exponential "
-     "moments, every other stage at its bound) and shown below 1e-9 × bet", "'The maximum total win in coins is capped "
-     "at 100 000 times multiplied by the bet level'"),
-]
+
+def _reels_of(design: dict[str, Counts], reel_set: str, symbol: str) -> str:
+    """'reels 2–4' (1-based) where ``symbol`` is on the design's reel set ``reel_set``."""
+    on = [r + 1 for r, c in enumerate(design[reel_set]) if c.get(symbol, 0)]
+    if len(on) == 1:
+        return f"reel {on[0]}"
+    if on == list(range(on[0], on[-1] + 1)):
+        return f"reels {on[0]}–{on[-1]}"
+    return "reels " + ", ".join(map(str, on))
+
+
+def _per_reel(design: dict[str, Counts], reel_set: str, symbols: tuple[str, ...]) -> str:
+    """'two BLUE, one GREEN and one RED on every reel' from the design's counts (the same on every reel)."""
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    counts = [[c.get(s, 0) for s in symbols] for c in design[reel_set]]
+    assert all(c == counts[0] for c in counts), f"{reel_set}: the scatter counts differ by reel"
+    parts = [f"{words.get(n, str(n))} {s}" for s, n in zip(symbols, counts[0], strict=True) if n]
+    return (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + " on every reel"
+
+
+def _either(xs: list[str]) -> str:
+    return ", ".join(xs[:-1]) + " or " + xs[-1] if len(xs) > 1 else xs[0]
+
+
+def _weights(law: dict[str, int]) -> str:
+    return "/".join(str(w) for w in law.values())
+
+
+def _readings(design: dict[str, Counts]) -> list[tuple[str, str, str]]:
+    """The rule readings, every figure in them read from the design (:data:`OVERLAY`, :data:`FINAL_CHANCE`, ``design``)."""
+    types = OVERLAY["types"]
+    total = sum(t["weight"] for t in types)
+    shares = ", ".join(f"{t['name']} {float(Fraction(100 * t['weight'], total)):g}%" for t in types)
+    hammer, arrow, sword = types
+    assert arrow["counts"] == sword["counts"], "the readings say Samurai Sword draws the counts of Priestess Arrow"
+    counts = arrow["counts"]
+    coins = FINAL_CHANCE["coins"]
+    p_coins = Fraction(sum(coins.values()), sum(coins.values()) + FINAL_CHANCE["scatter"])
+    fc_reels = FINAL_CHANCE["reels"]
+    free_cells = 3 * len(fc_reels) - 2
+    fc_where = f"reels {fc_reels[0]}–{fc_reels[-1]}" if fc_reels == list(range(fc_reels[0], fc_reels[-1] + 1)) else (
+        "reels " + ", ".join(map(str, fc_reels)))
+    return [
+        ("bet", "the bet level is modelled at 1 (total bet 30 coins); every line win is × the bet level, the "
+         "final-chance coins are × the total bet and the cap is in coins × the bet level, so every figure as a "
+         "multiple of the bet is the same at every level",
+         "the rules define line wins and the cap per bet level; nothing changes with it"),
+        ("Random Overlay Wild: trigger", f"a main-game spin is an overlay spin with probability {OVERLAY['probability']} "
+         f"(independent of everything else); the type is {shares}",
+         "the rules give no odds: a design of ours, as data in [overlay_wilds]"),
+        ("Random Overlay Wild: reel set", f"an overlay spin draws every reel from reel set '{OVERLAY['reels']}' (no "
+         "scatters, no wild), then lays the wilds over it; line wins pay as usual, and the spin can start no re-spins",
+         "the rules: 'uses a different reel set to the main game with no scatters on the reels'"),
+        ("Random Overlay Wild: placements", f"{hammer['name']}: a {hammer['size']}×{hammer['size']} square on "
+         f"{hammer['size']} adjacent reels of {hammer['reels'][0]}–{hammer['reels'][-1]} and {hammer['size']} adjacent "
+         f"rows, each of the {(len(hammer['reels']) - hammer['size'] + 1) * (3 - hammer['size'] + 1)} positions alike; "
+         f"{arrow['name']}: {_either(list(counts))} wilds (weights {_weights(counts)}) on "
+         f"distinct cells of reels {arrow['reels'][0]}–{arrow['reels'][-1]}, every set of cells alike; "
+         f"{sword['name']}: the same counts on distinct cells of reels {sword['reels'][0]}–{sword['reels'][-1]}",
+         "the rules give the shapes and reels but not the odds; uniform placements are what a player would expect"),
+        ("Wild", "WILD substitutes for every paying symbol (not the scatters) and pays no combination of its own; a line "
+         "of wilds pays the best combination it completes", "'Wild symbol substitution pays the highest possible "
+         "winning combination on a bet line'"),
+        ("Scatters", "scatters pay nothing themselves; in the main game they appear on reels 2–4 only, at most one on a "
+         "reel (the strips keep them at least 3 stops apart), so a window shows at most three",
+         "'All coin wins pay on bet lines only, except for wins with the Final Chance feature'; the battle odds are "
+         "given for 2 and 3 scatters"),
+        ("Battle", "two different scatters: each wins 1/2; two of a type and one other: the pair's type 3/4; three "
+         "different: 1/3 each; the losers turn into the winner's type where they stand", "the odds as stated"),
+        ("Re-spins", "the active scatters hold their cells; every other cell re-spins on reel set 'respin' "
+         f"({_per_reel(design, 'respin', SCATTERS)}, at least 3 stops apart); a new scatter of the active type is held and "
+         "grants another re-spin; scatters of the other types are inactive and not held; no line wins are paid",
+         "the rules; scatters 'can appear on all 5 reels during Re-Spins'"),
+        ("Re-spins: free spins", "3 or more held scatters when a re-spin adds none start the active type's free spins "
+         "with that many scatters (a start of 3 scatters re-spins first too)", "'3 or more Scatter symbols activate "
+         "Free Spins'; 'When no more Re-Spins are activated, if there are 3 or more ... Free Spins will start'"),
+        ("Final Chance", f"re-spins started by 2 scatters that add none end with a coin win of {_either(list(coins))} × the "
+         f"total bet (weights {_weights(coins)}) with probability {p_coins}, else one more scatter of the active type "
+         f"lands on one of the {free_cells} cells that hold none ({fc_where}, each alike) and the free spins start at "
+         "once with 3 scatters",
+         "the rules give the range 3–100 × 'the bet' (read as the total bet, the bet of the round) and 'a random "
+         "position on the reels' (read as any free cell: scatters may land on all 5 reels after the main spin); the "
+         "law is ours, as data"),
+        ("Barbarian Free Spins", "3 spins per scatter, at least 9 (3 scatters: 9, 4: 12 ...); every blue scatter on a "
+         "free spin adds 3 spins, without limit; reel set 'barbarian' holds warriors, animals and blue scatters only "
+         f"(no wild, no cards), blue scatters on {_reels_of(design, 'barbarian', 'BLUE')}",
+         "'only warrior and animal symbols are present'; the rules state no limit on the spins"),
+        ("Priestess Free Spins", "7 spins; the multiplier starts at the number of scatters and each green scatter on a "
+         "spin adds 1 before that spin's line wins are paid; reel set 'priestess' with green scatters on "
+         f"{_reels_of(design, 'priestess', 'GREEN')}",
+         "'1 Multiplier' per initial scatter; 'features ... activated immediately, and before calculating winnings'"),
+        ("Samurai Free Spins", "5 spins; the cells of the scatters that start them are sticky wilds from the first "
+         "spin, and every red scatter landing (reel set 'samurai': red scatters on "
+         f"{_reels_of(design, 'samurai', 'RED')} only) is a wild in its own spin and a sticky wild after",
+         f"'the Scatter symbol becomes a Sticky Wild'; keeping red scatters on {_reels_of(design, 'samurai', 'RED')} keeps "
+         "the sticky cells that can grow to 9"),
+        ("Cap", "a round's total win (main spin, final chance, free spins) is paid at most 100,000 coins × the bet "
+         "level; the RTP is computed with the cap: no bound keeps the Barbarian (unlimited retriggers) and Priestess "
+         "(multiplier) rounds below it, so the cap's effect is bounded (Chernoff bounds on those features' exponential "
+         "moments, every other stage at its bound) and shown below 1e-9 × bet", "'The maximum total win in coins is "
+         "capped at 100 000 times multiplied by the bet level'"),
+    ]
 
 
 def layout(counts: dict[str, int], stacks: dict[str, int], seed: int) -> list[str]:
@@ -261,7 +310,7 @@ def game_dict(design: dict[str, Counts]) -> dict[str, Any]:
         "sticky_free_spins": [{"name": "samurai", "trigger": "RED", "wild": "WILD", "spins": 5, "reels": "samurai",
                                "min_count": 3, "from_feature": "scatter_respins"}],
         "cap": {"coins": 100000},
-        "readings": [{"rule": r, "reading": a, "reason": b} for r, a, b in READINGS],
+        "readings": [{"rule": r, "reading": a, "reason": b} for r, a, b in _readings(design)],
     }
 
 
@@ -282,7 +331,7 @@ REEL_NOTES = {
     "base": "main game: stacks of 3 warriors and wilds; WILD on reels 2-4; one BLUE/GREEN/RED per reel on reels 2-4 "
             "(BLUE on 2 and 4, GREEN on 2 and 3, RED on 3 and 4), at least 3 stops apart",
     "overlay": "overlay spins (Random Overlay Wild): no scatters, no wild of its own, few high symbols",
-    "respin": "re-spins: two BLUE and two GREEN, one RED per reel on all 5 reels, every scatter at least 3 stops from the next",
+    "respin": f"re-spins: {_per_reel(DESIGN, 'respin', SCATTERS)} (all 5 reels), every scatter at least 3 stops from the next",
     "barbarian": "Barbarian Free Spins: warriors and animals only (stacks of 2 warriors), BLUE on reel 3",
     "priestess": "Priestess Free Spins: WILD and GREEN on reels 2-4, stacks of 2 PRIESTESS",
     "samurai": "Samurai Free Spins: RED on reels 2-4 only (the sticky cells), mostly cards, no wild on the strips",
