@@ -104,11 +104,11 @@ def test_sections_hold_the_feature_figures(exact) -> None:  # type: ignore[no-un
     for k in ("average re-spins per trigger", "final chance (given re-spins)", "battle: two against one (given re-spins)",
               "battle: three different (given re-spins)"):
         assert respins[k].method == "exact" and respins[k].value > 0, k
-    for name in ("Free spins", "Free spins: priestess", "Free spins: samurai"):
+    for name in ("Free spins: barbarian", "Free spins: priestess", "Free spins: samurai"):
         figures = sections[name]
         assert figures["trigger frequency (1 in N)"].method == "exact"
         assert 100 < figures["trigger frequency (1 in N)"].value < 2000, name
-    assert sections["Free spins"]["expected length (spins)"].value > 9
+    assert sections["Free spins: barbarian"]["expected length (spins)"].value > 9
     cap = sections["Cap"]
     assert cap["RTP removed by the cap ≤ (bound)"].value < 1e-15
     overlay = sections["Overlay wilds"]

@@ -291,6 +291,11 @@ class Block(Feature):
         """The PAR component the feature's own win is reported under."""
         return self.title.lower() if self.name == self.kind else f"{self.title.lower()}: {self.name}"
 
+    @property
+    def heading(self) -> str:
+        """The title of the block's PAR section: its title, with its name when the game names it."""
+        return self.title if self.name == self.kind else f"{self.title}: {self.name}"
+
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection | None:
         """The block's section of the PAR sheet."""
         return None

@@ -395,7 +395,7 @@ class FreeSpins(Block):
             ("trigger frequency (1 in N)", Figure.of(1 / p_trig) if p_trig else Figure(math.inf, "exact")),
         ]
         if not p_trig:
-            return FeatureSection(self.title, tuple(figures), notes=self._notes(None))
+            return FeatureSection(self.heading, tuple(figures), notes=self._notes(None))
         given = {e: p / p_trig for e, p in stats.entries.items()}
         mean_award = sum((stats.laws[e].facts["spins awarded"] * q for e, q in given.items()), Fraction(0))
         p_add = self.added_law(ctx)
@@ -408,7 +408,7 @@ class FreeSpins(Block):
             figures += [("expected length (spins)", Figure.of(spins)),
                         ("average feature win (× bet)", Figure.of(win / bet)),
                         ("RTP contribution", Figure.of(p_trig * win / bet))]
-            return FeatureSection(self.title, tuple(figures), notes=self._notes(None))
+            return FeatureSection(self.heading, tuple(figures), notes=self._notes(None))
         if any(not isinstance(e, int) for e in given):
             msg = f"{self.name}: moments of free spins entered from another feature's held cells are not available yet"
             raise ModelError(msg)
@@ -447,7 +447,7 @@ class FreeSpins(Block):
                 p = float(probs[values >= x * bet].sum())
                 rows.append((f"{x}", f"{p:.6g}", f"{1 / p:,.0f}" if p > 0 else "never"))
             table = tuple(rows)
-        return FeatureSection(self.title, tuple(figures), table, self._notes(chain))
+        return FeatureSection(self.heading, tuple(figures), table, self._notes(chain))
 
     def _notes(self, chain: FreeSpinChain | None) -> tuple[str, ...]:
         mult = f"×{self.multiplier}" if self.multiply_scatter else "not multiplied"
@@ -461,6 +461,7 @@ class FreeSpins(Block):
         else:
             notes += ("mean figures from per-reel algebra: E[W] = E[N]·E[X] (Wald's identity)",)
         if self.max_spins is None and any(v > 0 for _, v in self.retriggers):
-            notes += ("retriggers have no limit, so a feature's win has no upper bound: the largest win shown is where "
-                      "the computed distribution ends (its truncated mass is reported)",)
+            notes += ("retriggers have no limit, so a feature's win has no upper bound" + (
+                ": the largest win shown is where the computed distribution ends (its truncated mass is reported)"
+                if chain is not None else ""),)
         return notes

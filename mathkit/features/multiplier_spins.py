@@ -220,4 +220,4 @@ class MultiplierFreeSpins(Block):
                  f"{self.trigger} that start it and grows by {self.step} for each {self.trigger} on a spin, before that "
                  "spin's line wins are paid",
                  "exact mean: S·m₀·E[X] + E[X]·E[c]·S(S−1)/2 + S·E[X·c], E[X·c] from the spin restricted reel by reel")
-        return FeatureSection(f"{self.title}: {self.name}", tuple(figures), notes=notes)
+        return FeatureSection(self.heading, tuple(figures), notes=notes)

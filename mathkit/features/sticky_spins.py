@@ -292,4 +292,4 @@ class StickyFreeSpins(Block):
                  f"it and of every {self.trigger} landing later are sticky {self.wild} for the rest of the feature (a "
                  f"landing {self.trigger} is wild in its own spin)",
                  "exact mean from the per-line forced-cell table and the cells' landing probabilities (no enumeration)")
-        return FeatureSection(f"{self.title}: {self.name}", tuple(figures), notes=notes)
+        return FeatureSection(self.heading, tuple(figures), notes=notes)
