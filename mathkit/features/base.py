@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..distribution import WinDistribution
-from ..errors import ModelError
+from ..errors import GameError, ModelError
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
 from ..stage import (
@@ -52,7 +52,7 @@ from ..stage import (
     tail_of,
 )
 
-__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
+__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination", "check_reels"]
 
 T = TypeVar("T")
 
@@ -319,3 +319,11 @@ class Block(Feature):
     def method(self) -> Method:
         """How the block's figures are obtained at best (``exact`` unless it needs a numerical solve)."""
         return "exact"
+
+
+def check_reels(reels: tuple[int, ...], game: Game, where: str) -> None:
+    """Every (1-based) reel number of ``reels``, given at ``where``, is a reel of ``game``."""
+    for i, r in enumerate(reels):
+        if r > game.n_reels:
+            msg = f"reel {r} of a {game.n_reels}-reel game"
+            raise GameError(msg, field=f"{where}.reels[{i}]", fix=f"list reels from 1 to {game.n_reels}")

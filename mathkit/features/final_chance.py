@@ -26,6 +26,7 @@ from ..errors import GameError
 from ..fields import array, check_keys, count_key, integer
 from ..game import Game
 from ..stage import Number, PlayLaw
+from .base import check_reels
 
 __all__ = ["FinalChance"]
 
@@ -71,10 +72,7 @@ class FinalChance:
         if self.scatter and not self.reels:
             msg = "a revealed scatter needs reels to land on"
             raise GameError(msg, field=f"{where}.reels", fix=f"list reels from 1 to {game.n_reels}")
-        for i, r in enumerate(self.reels):
-            if r > game.n_reels:
-                msg = f"reel {r} of a {game.n_reels}-reel game"
-                raise GameError(msg, field=f"{where}.reels[{i}]")
+        check_reels(self.reels, game, where)
 
     @property
     def total(self) -> int:

@@ -23,7 +23,7 @@ cap by the feature's exponential moment (:func:`mathkit.markov.tails.branching_l
 
 Helpers shared with the other free-spin blocks (:mod:`mathkit.features.multiplier_spins`,
 :mod:`mathkit.features.sticky_spins`): how a feature entered from another one is
-validated (:func:`check_entered`), and a feature's values over many held-cell windows
+validated (:class:`EnteredSpins`), and a feature's values over many held-cell windows
 when its entry depends only on the number of triggers (:func:`held_counts`,
 :func:`entry_facts`).
 """
@@ -62,7 +62,7 @@ from ..stage import (
 )
 from .base import Block, Context, FeatureStats, MaxWin, Termination
 
-__all__ = ["FreeSpins", "check_entered", "entry_facts", "held_counts"]
+__all__ = ["EnteredSpins", "FreeSpins", "entry_facts", "held_counts"]
 
 IntArray = npt.NDArray[np.int64]
 SURVIVAL_AT = (10, 20, 30, 50, 100)
@@ -71,20 +71,50 @@ TOL = 1e-13
 KEYS = ("name", "trigger", "awards", "retriggers", "reels", "multiplier", "multiply_scatter", "max_spins", "from_feature")
 
 
-def check_entered(block: Block, game: Game, where: str, trigger: str, reels: str, source: str | None) -> None:
-    """The checks every free-spin block shares: its trigger is a scatter, its reel set and source feature exist."""
-    if trigger not in game.symbol_names or not game.symbol(trigger).is_scatter:
-        scat = ", ".join(s.name for s in game.scatters) or "(declare a scatter symbol)"
-        msg = f"trigger {trigger!r} is not a scatter symbol"
-        raise GameError(msg, field=f"{where}.trigger", fix=f"use one of: {scat}")
-    names = [rs.name for rs in game.reel_sets]
-    if reels not in names:
-        msg = f"no reel set {reels!r}"
-        raise GameError(msg, field=f"{where}.reels", fix=f"use one of: {', '.join(names)}")
-    if source is not None and (source == block.name or source not in [f.name for f in game.features]):
-        msg = f"no other feature named {source!r}"
-        raise GameError(msg, field=f"{where}.from_feature",
-                        fix=f"name the feature it follows: {', '.join(f.name for f in game.features if f is not block)}")
+class EnteredSpins(Block):
+    """What every free-spin block shares: a trigger scatter, a reel set of its own and, optionally,
+    the feature it is entered from (``from_feature``: then the base spin never starts it itself).
+
+    Examples
+    --------
+    >>> fs = FreeSpins(name="f", trigger="S", awards=((3, 10),), reels="free", from_feature="respins")
+    >>> fs.reel_sets(), fs.with_source({"spins": 5})
+    (('free',), {'spins': 5, 'from_feature': 'respins'})
+    """
+
+    trigger: str
+    reels: str
+    from_feature: str | None
+
+    def with_source(self, out: dict[str, Any]) -> dict[str, Any]:
+        """The block's table ``out`` with its ``from_feature`` (where it has one)."""
+        return out if self.from_feature is None else {**out, "from_feature": self.from_feature}
+
+    def reel_sets(self) -> tuple[str, ...]:
+        return (self.reels,)
+
+    def validate(self, game: Game, where: str) -> None:
+        """The trigger is a scatter; the reel set and the source feature exist."""
+        if self.trigger not in game.symbol_names or not game.symbol(self.trigger).is_scatter:
+            scat = ", ".join(s.name for s in game.scatters) or "(declare a scatter symbol)"
+            msg = f"trigger {self.trigger!r} is not a scatter symbol"
+            raise GameError(msg, field=f"{where}.trigger", fix=f"use one of: {scat}")
+        names = [rs.name for rs in game.reel_sets]
+        if self.reels not in names:
+            msg = f"no reel set {self.reels!r}"
+            raise GameError(msg, field=f"{where}.reels", fix=f"use one of: {', '.join(names)}")
+        source = self.from_feature
+        if source is not None and (source == self.name or source not in [f.name for f in game.features]):
+            msg = f"no other feature named {source!r}"
+            raise GameError(msg, field=f"{where}.from_feature",
+                            fix=f"name the feature it follows: {', '.join(f.name for f in game.features if f is not self)}")
+
+    def trigger_digits(self, game: Game) -> tuple[str, ...]:
+        return () if self.from_feature is not None else self.base_digits(game)
+
+    def base_digits(self, game: Game) -> tuple[str, ...]:
+        """The digits the base spin must observe to start the block (when no ``from_feature``)."""
+        return (self.trigger,)
 
 
 def held_counts(held: HeldCells, least: int) -> IntArray:
@@ -158,7 +188,7 @@ def _n(entry: Entry) -> int:
 
 
 @dataclass(frozen=True, kw_only=True)
-class FreeSpins(Block):
+class FreeSpins(EnteredSpins):
     """A free-spin feature triggered by scatters.
 
     Parameters
@@ -229,18 +259,13 @@ class FreeSpins(Block):
         }
         if self.max_spins is not None:
             out["max_spins"] = self.max_spins
-        if self.from_feature is not None:
-            out["from_feature"] = self.from_feature
-        return out
-
-    def reel_sets(self) -> tuple[str, ...]:
-        return (self.reels,)
+        return self.with_source(out)
 
     def symbols(self) -> tuple[str, ...]:
         return (self.trigger,)
 
     def validate(self, game: Game, where: str) -> None:
-        check_entered(self, game, where, self.trigger, self.reels, self.from_feature)
+        super().validate(game, where)
         if not self.awards or all(v == 0 for _, v in self.awards):
             msg = "no spins awarded"
             raise GameError(msg, field=f"{where}.awards", fix="write e.g. { 3 = 10 }")
@@ -256,9 +281,6 @@ class FreeSpins(Block):
         return 0 if best is None else int(best[1])
 
     # --- the round ----------------------------------------------------------------------
-    def trigger_digits(self, game: Game) -> tuple[str, ...]:
-        return () if self.from_feature is not None else (self.trigger,)
-
     def entry(self, digits: Mapping[str, int]) -> Entry | None:
         n = self.award(digits.get(self.trigger, 0))
         if self.max_spins is not None:

@@ -42,8 +42,8 @@ from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..markov.tails import FINE_THETAS, multiplier_tails
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, SpinModel, StageLaw, Tail, lazy_tail
-from .base import Block, Context, FeatureStats, MaxWin, Termination
-from .free_spins import check_entered, entry_facts, held_counts
+from .base import Context, FeatureStats, MaxWin, Termination
+from .free_spins import EnteredSpins, entry_facts, held_counts
 
 __all__ = ["MultiplierFreeSpins"]
 
@@ -56,7 +56,7 @@ def _entry(entry: Entry) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class MultiplierFreeSpins(Block):
+class MultiplierFreeSpins(EnteredSpins):
     """``spins`` free spins whose multiplier starts at ``step`` × the triggers and grows by ``step`` per new trigger.
 
     Examples
@@ -95,23 +95,12 @@ class MultiplierFreeSpins(Block):
     def table(self) -> dict[str, Any]:
         out: dict[str, Any] = {"trigger": self.trigger, "spins": self.spins, "reels": self.reels,
                                "min_count": self.min_count, "step": self.step}
-        if self.from_feature is not None:
-            out["from_feature"] = self.from_feature
-        return out
-
-    def reel_sets(self) -> tuple[str, ...]:
-        return (self.reels,)
+        return self.with_source(out)
 
     def symbols(self) -> tuple[str, ...]:
         return (self.trigger,)
 
-    def validate(self, game: Game, where: str) -> None:
-        check_entered(self, game, where, self.trigger, self.reels, self.from_feature)
-
     # --- the round ----------------------------------------------------------------------
-    def trigger_digits(self, game: Game) -> tuple[str, ...]:
-        return () if self.from_feature is not None else (self.trigger,)
-
     def entry(self, digits: Mapping[str, int]) -> Entry | None:
         n = digits.get(self.trigger, 0)
         return (self.spins, self.step * n) if n >= self.min_count else None

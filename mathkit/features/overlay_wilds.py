@@ -44,7 +44,7 @@ from ..fields import array, check_keys, count_key, fraction, integer, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
 from ..stage import Level, Overlay, Spin, SpinModel
-from .base import Block, Context, FeatureStats
+from .base import Block, Context, FeatureStats, check_reels
 
 __all__ = ["OverlayType", "OverlayWilds"]
 
@@ -113,10 +113,7 @@ class OverlayType:
         if not self.reels:
             msg = "no reels"
             raise GameError(msg, field=f"{where}.reels", fix=f"list reels from 1 to {game.n_reels}")
-        for i, r in enumerate(self.reels):
-            if r > game.n_reels:
-                msg = f"reel {r} of a {game.n_reels}-reel game"
-                raise GameError(msg, field=f"{where}.reels[{i}]")
+        check_reels(self.reels, game, where)
         cells = sum(rows[r - 1] for r in set(self.reels))
         if self.shape == "cells":
             if all(w == 0 for _, w in self.counts):

@@ -46,8 +46,8 @@ from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, Ratios, SpinModel, StageLaw, cell_bits
-from .base import Block, Context, FeatureStats, MaxWin, Termination
-from .free_spins import check_entered
+from .base import Context, FeatureStats, MaxWin, Termination
+from .free_spins import EnteredSpins
 
 __all__ = ["StickyFreeSpins"]
 
@@ -73,7 +73,7 @@ class _Values:
 
 
 @dataclass(frozen=True, kw_only=True)
-class StickyFreeSpins(Block):
+class StickyFreeSpins(EnteredSpins):
     """``spins`` free spins on which every trigger's cell becomes a sticky ``wild``.
 
     Examples
@@ -112,18 +112,13 @@ class StickyFreeSpins(Block):
     def table(self) -> dict[str, Any]:
         out: dict[str, Any] = {"trigger": self.trigger, "wild": self.wild, "spins": self.spins, "reels": self.reels,
                                "min_count": self.min_count}
-        if self.from_feature is not None:
-            out["from_feature"] = self.from_feature
-        return out
-
-    def reel_sets(self) -> tuple[str, ...]:
-        return (self.reels,)
+        return self.with_source(out)
 
     def symbols(self) -> tuple[str, ...]:
         return (self.trigger, self.wild)
 
     def validate(self, game: Game, where: str) -> None:
-        check_entered(self, game, where, self.trigger, self.reels, self.from_feature)
+        super().validate(game, where)
         if self.wild not in game.symbol_names or not game.symbol(self.wild).is_wild:
             msg = f"{self.wild!r} is not a wild symbol"
             raise GameError(msg, field=f"{where}.wild", fix=f"use one of: {', '.join(s.name for s in game.wilds) or '(none)'}")
@@ -135,8 +130,8 @@ class StickyFreeSpins(Block):
             raise GameError(msg, field="scatter_pays", fix="remove the scatter pays, or model the feature otherwise")
 
     # --- the round ----------------------------------------------------------------------
-    def trigger_digits(self, game: Game) -> tuple[str, ...]:
-        return () if self.from_feature is not None else tuple(f"{self.trigger}@{r + 1}" for r in range(game.n_reels))
+    def base_digits(self, game: Game) -> tuple[str, ...]:
+        return tuple(f"{self.trigger}@{r + 1}" for r in range(game.n_reels))
 
     def entry(self, digits: Mapping[str, int]) -> Entry | None:
         cells = []
