@@ -77,6 +77,7 @@ class RoundSheet:
     features: tuple[FeatureSection, ...] = ()
     cap: Figure | None = None
     cap_probability: Figure | None = None
+    cap_probability_bound: bool = False
     max_win_bounded: bool = True
     analysis: RoundAnalysis | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -221,7 +222,12 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     if level == "distribution":
         return build_par(game, reels, lines=lines, coins=coins, parallel=parallel)
     analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
-    return RoundSheet(**_common(analysis, game))
+    reached = None
+    for block in transforms(game):
+        if block.name in analysis.stats:
+            reached = block.limit_reached(analysis.engine, analysis.stats[block.name]) or reached
+    return RoundSheet(**_common(analysis, game), cap_probability=reached[0] if reached else None,
+                      cap_probability_bound=bool(reached and reached[1]))
 
 
 def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,

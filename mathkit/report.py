@@ -106,6 +106,10 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
     if par.cap is not None:
         out["cap"] = par.cap.value
         out["cap_probability"] = par.cap_probability.value if par.cap_probability else None
+        if par.cap_probability is not None:
+            out["provenance"]["cap_probability"] = par.cap_probability.method
+            if par.cap_probability_bound:
+                out["cap_probability_bound"] = True  # an upper bound on P(cap), not its value
     if isinstance(par, ParSheet) and par.distribution.lost_mass:
         out["lost_mass"] = par.distribution.lost_mass
     return out

@@ -126,6 +126,9 @@ def test_par_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(d["provenance"]["breakdown"].values()) == {"exact", "markov"}
     assert d["level"] == "mean" and d["sd"] is None
     assert d["cap"] == pytest.approx(10000 / 3)
+    # P(cap) beside the RTP: an upper bound (the Chernoff bound of the Cap section), said to be one
+    assert 0 < d["cap_probability"] < 1e-15 and d["cap_probability_bound"] is True
+    assert d["provenance"]["cap_probability"] == "markov"
     assert len(d["readings"]) >= 10
 
 
@@ -137,3 +140,18 @@ def test_checks_pass(capsys: pytest.CaptureFixture[str]) -> None:
     assert not failed, failed
     names = {c["name"] for c in checks}
     assert {"features_terminate", "cap", "declared_rtp"} <= names
+
+
+def test_xlsx_par_sheet_of_the_means(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from openpyxl import load_workbook
+
+    out = tmp_path / "warlords.xlsx"
+    assert main(["export", str(GAME), "--xlsx", str(out)]) == 0
+    wb = load_workbook(out)
+    rows = {r[0]: r for r in wb["summary"].iter_rows(values_only=True) if r and r[0]}
+    assert abs(rows["RTP"][1] - 0.9689) <= 0.00005 and rows["RTP"][3] == "markov"
+    assert str(rows["RTP"][2]).startswith("0.96892205113279")  # the decimals the cap's bound leaves certain
+    assert rows["P(cap) ≤ (bound)"][3] == "markov"
+    assert "Final Chance" in rows and "σ per total bet" not in rows
+    assert {r[0] for r in wb["features"].iter_rows(min_row=2, values_only=True)} >= {
+        "Overlay wilds", "Re-spins", "Free spins: barbarian", "Free spins: priestess", "Free spins: samurai", "Cap"}

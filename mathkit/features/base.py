@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from ..distribution import WinDistribution
 from ..errors import GameError, ModelError
-from ..figures import FeatureSection, Method, weakest
+from ..figures import FeatureSection, Figure, Method, weakest
 from ..game import Feature, Game
 from ..stage import (
     Digit,
@@ -279,6 +279,11 @@ class Block(Feature):
 
     def round_limit(self, ctx: Context) -> Fraction | None:
         """The most a round pays after this transform, in credits (a cap); ``None`` when it sets none."""
+        return None
+
+    def limit_reached(self, ctx: Context, stats: FeatureStats) -> tuple[Figure, bool] | None:
+        """P(a round reaches :meth:`round_limit`) from the analysis' ``stats`` of this block, and whether
+        that figure is an upper bound only; ``None`` where the block sets no limit or the analysis cannot tell."""
         return None
 
     def level_needed(self, ctx: Context, outcome: Outcome) -> Level:

@@ -187,14 +187,29 @@ class Cap(Block):
         m = self.multiple_of_bet(ctx.total_bet, ctx.coins)
         marks = {"cap", "max win", "maximum win", f"{float(m):,.0f}", f"{int(m)}"}
         disclosed = any(x in text for x in marks)
-        shown = (f"at most {top:,} credits" if top is not None and top <= cap else
-                 f"above the cap with probability ≤ {bound[1]:.3g}, which removes ≤ {bound[0] / ctx.total_bet:.3g} × bet "
-                 "from the RTP (a proven bound)" if bound is not None else "at most ? credits")
-        detail = (f"{self.describe(ctx.total_bet, ctx.coins)}; a round's win after the cap is {shown} "
+        shown = (f"a round's win after the cap is at most {top:,} credits" if top is not None and top <= cap else
+                 f"a round's win passes the cap with probability ≤ {bound[1]:.3g}, which removes ≤ "
+                 f"{bound[0] / ctx.total_bet:.3g} × bet from the RTP (a proven bound)" if bound is not None
+                 else "a round's win after the cap is at most ? credits")
+        detail = (f"{self.describe(ctx.total_bet, ctx.coins)}; {shown} "
                   f"({'applied' if applied else 'NOT applied'}); "
                   + ("disclosed in the game's description/readings" if disclosed
                      else "not disclosed: state the cap in the description or a [[readings]] entry"))
         return (Finding("cap", bool(applied and disclosed), detail),)
+
+    def limit_reached(self, ctx: Context, stats: FeatureStats) -> tuple[Figure, bool] | None:
+        """``(P(round reaches the cap), is a bound)``: 0 under a max win, the tail's bound, or from the distribution."""
+        before = stats.extra.get("before")
+        if not isinstance(before, Outcome):
+            return None
+        cap = self.credits(ctx.total_bet, ctx.coins)
+        if before.max_win is not None and before.max_win <= cap:
+            return Figure.of(Fraction(0)), False
+        if before.dist is None:
+            bound = self.tail_bound(ctx, before)
+            return None if bound is None else (Figure(bound[1], "markov"), True)
+        p = float(before.dist.probs[before.dist.values >= float(cap)].sum())
+        return Figure(p, weakest(before.method, "markov")), False
 
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
         bet = ctx.total_bet
@@ -202,19 +217,22 @@ class Cap(Block):
         after = stats.extra.get("after")
         cap = self.credits(bet, ctx.coins)
         figures: list[tuple[str, Figure]] = [("cap (× bet)", Figure.of(cap / bet)), ("cap (credits)", Figure.of(cap))]
-        if isinstance(before, Outcome) and isinstance(after, Outcome):
+        reached = self.limit_reached(ctx, stats)
+        if isinstance(before, Outcome) and isinstance(after, Outcome) and reached is not None:
+            p_cap, is_bound = reached
             loss = after.components.get(self.component, 0)
             if before.max_win is not None and before.max_win <= cap:
                 figures += [("largest possible round win (credits)", Figure.of(before.max_win)),
-                            ("P(round reaches the cap)", Figure.of(Fraction(0))),
+                            ("P(round reaches the cap)", p_cap),
                             ("RTP removed by the cap", Figure.of(Fraction(0)))]
-            elif before.dist is None and (bound := self.tail_bound(ctx, before)) is not None:
-                figures += [("P(round reaches the cap) ≤ (bound)", Figure(bound[1], "markov")),
+            elif is_bound:
+                bound = self.tail_bound(ctx, before)
+                assert bound is not None
+                figures += [("P(round reaches the cap) ≤ (bound)", p_cap),
                             ("RTP removed by the cap ≤ (bound)", Figure(bound[0] / bet, "markov"))]
-            elif before.dist is not None:
-                p = float(before.dist.probs[before.dist.values >= float(cap)].sum())
-                figures += [("P(round reaches the cap)", Figure(p, weakest(before.method, "markov"))),
-                            ("RTP removed by the cap", Figure(float(loss) / bet, weakest(before.method, "markov")))]
+            else:
+                figures += [("P(round reaches the cap)", p_cap),
+                            ("RTP removed by the cap", Figure(float(loss) / bet, p_cap.method))]
         notes: tuple[str, ...] = ("the cap applies to the whole round: base spin and every feature it leads to",
                                   self.describe(bet, ctx.coins))
         if isinstance(before, Outcome) and before.dist is None and self.tail_bound(ctx, before) is not None:
