@@ -247,9 +247,6 @@ def write_par(par: RoundSheet, path: str | Path) -> Path:
     if suffix == ".txt":
         return write_atomic(p, par_to_text(par))
     if suffix == ".xlsx":
-        if not isinstance(par, ParSheet):
-            msg = f"{p}: the XLSX PAR sheet needs the round's distribution, which this game does not give yet; use .json, .csv or .txt"
-            raise ValueError(msg)
         return write_par_xlsx(par, p)
     msg = f"{p}: unknown output format {suffix!r}; use .json, .csv, .txt or .xlsx"
     raise ValueError(msg)
