@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +35,7 @@ from ..distribution import WinDistribution
 from ..errors import GameError, ModelError
 from ..figures import FeatureSection, Figure, Method, weakest
 from ..game import Feature, Game
+from ..play import SimTable, Stake
 from ..stage import (
     Digit,
     Entry,
@@ -45,14 +46,16 @@ from ..stage import (
     LineTable,
     Number,
     Outcome,
+    Overlay,
     Precision,
     Spin,
     SpinModel,
+    SpinPlay,
     StageLaw,
     tail_of,
 )
 
-__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination", "check_reels"]
+__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "check_reels", "modified"]
 
 T = TypeVar("T")
 
@@ -152,12 +155,59 @@ class Context(Protocol):
         ...
 
 
+@runtime_checkable
+class RoundContext(Context, Protocol):
+    """The context the round composer hands a block: the exact engine, and spins played as the round plays them."""
+
+    def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
+                  exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
+        """One spin of ``model`` as the round plays it, grouped by ``group(observations)``.
+
+        The game's modifiers act on it (:func:`modified`; a spin whose height is set keeps it),
+        and every sequence feature it starts but those named in ``exclude`` (the caller, who
+        plays its own retriggers) is played after it; ``observe`` names the digits ``group``
+        reads.  ``group`` must be hashable (a block's bound method, a module's function): the
+        answer is cached.  ``level`` (default: the analysis's) may ask for less.
+        """
+        ...
+
+
+def modified(ctx: Context, model: SpinModel) -> list[tuple[Fraction, Spin, str]]:
+    """``model`` under every modifier of the game, in declared order: ``(probability, spin, component label)``.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> from mathkit.round import Engine
+    >>> eng = Engine(load_game("data/games/heights_3to7.toml"))
+    >>> [(str(p), m.rows, m.lines) for p, m, _ in modified(eng, eng.base_model())][:2]
+    [('2/5', 3, 30), ('1/4', 4, 40)]
+    """
+    models: list[tuple[Fraction, Spin, str]] = [(Fraction(1), model, "")]
+    for f in ctx.game.features_of("modifier"):
+        if not isinstance(f, Block):
+            msg = f"feature {f.name!r} ({type(f).__name__}) is not a feature block"
+            raise ModelError(msg)
+        nxt: list[tuple[Fraction, Spin, str]] = []
+        for p, m, label in models:
+            if isinstance(m, Overlay):
+                msg = (f"modifier {f.name!r} cannot change a spin under a random overlay: declare it before "
+                       "the overlay feature")
+                raise ModelError(msg)
+            nxt += [(p * q, m2, label2 or label) for q, m2, label2 in f.spin_models(ctx, m)]
+        models = nxt
+    return models
+
+
 @dataclass(frozen=True, eq=False)
 class FeatureStats:
     """What the composer learnt about one feature in a round: how it is entered and what it did.
 
     ``entries`` maps each entry to the probability that a round enters the feature with it
     (summed over the ways of getting there); ``laws`` holds the feature's own stage law per entry.
+    ``extra`` holds what a role adds: a modifier's ``"base"`` stage law, a transform's
+    ``"before"`` and ``"after"`` outcomes, a sequence feature's ``"round"`` (the whole round's
+    outcome before the transforms, where a block finds its components played inside others).
     """
 
     entries: Mapping[Entry, Number]
@@ -209,12 +259,12 @@ class Block(Feature):
         """The entry a base spin showing ``digits`` starts this feature with (``None``: not started)."""
         return None
 
-    def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
+    def law(self, ctx: RoundContext, entry: Entry, level: Level) -> StageLaw:
         """The feature's own win and exits from ``entry``."""
         msg = f"the {self.kind} block {self.name!r} has no law"
         raise ModelError(msg)
 
-    def held_values(self, ctx: Context, held: HeldCells, level: Level) -> HeldValues:
+    def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
         """The feature's own win entered from each window of ``held`` (what a :class:`~mathkit.stage.Drawn` entry averages).
 
         The default reads each window's observations (:meth:`entry`) and solves the law of every
@@ -258,7 +308,7 @@ class Block(Feature):
         method = weakest(*(law.method for law in laws.values()))
         return HeldValues(mean, m2, top, facts, tail, method)
 
-    def drawn_law(self, ctx: Context, key: Hashable, target: Block, level: Level) -> StageLaw:
+    def drawn_law(self, ctx: RoundContext, key: Hashable, target: Block, level: Level) -> StageLaw:
         """The law of ``target`` entered with ``Drawn(self.name, key)``: its values averaged over this block's endings."""
         msg = f"the {self.kind} block {self.name!r} hands no drawn entries to {target.name!r}"
         raise ModelError(msg)
@@ -324,6 +374,11 @@ class Block(Feature):
     def method(self) -> Method:
         """How the block's figures are obtained at best (``exact`` unless it needs a numerical solve)."""
         return "exact"
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> SimTable | None:
+        """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play` (``None``: it cannot)."""
+        return None
 
 
 def check_reels(reels: tuple[int, ...], game: Game, where: str) -> None:

@@ -46,6 +46,7 @@ from ..freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_
 from ..game import Game, Role, at_most
 from ..markov import geometric_check
 from ..markov.tails import THETAS, branching_log_mgf, chernoff
+from ..play import Add, Const, Count, Goto, Grant, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import (
     Branch,
     Entry,
@@ -60,7 +61,7 @@ from ..stage import (
     lazy_tail,
     tail_of,
 )
-from .base import Block, Context, FeatureStats, MaxWin, Termination
+from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 
 __all__ = ["EnteredSpins", "FreeSpins", "entry_facts", "held_counts"]
 
@@ -123,7 +124,7 @@ def held_counts(held: HeldCells, least: int) -> IntArray:
     return np.where(counts >= least, counts, 0)
 
 
-def entry_facts(block: Block, ctx: Context, held: HeldCells, level: Level, counts: IntArray) -> HeldValues:
+def entry_facts(block: Block, ctx: RoundContext, held: HeldCells, level: Level, counts: IntArray) -> HeldValues:
     """A feature's values over held-cell windows when its entry depends only on the count (``counts``, 0: not entered).
 
     Every distinct count is solved once (:meth:`~mathkit.features.Block.law` from the entry the
@@ -368,7 +369,7 @@ class FreeSpins(EnteredSpins):
 
         return ctx.once(("free-spin tail", self.name, n), bound)
 
-    def held_values(self, ctx: Context, held: HeldCells, level: Level) -> HeldValues:
+    def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
         return entry_facts(self, ctx, held, level, held_counts(held, 1))
 
     def _top(self, ctx: Context) -> int | None:
@@ -487,3 +488,22 @@ class FreeSpins(EnteredSpins):
                 ": the largest win shown is where the computed distribution ends (its truncated mass is reported)"
                 if chain is not None else ""),)
         return notes
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> Sequence:
+        """Spins left and awarded as registers; each spin takes one and grants its retrigger, up to ``max_spins``."""
+        count = Count((self.trigger,))
+        award = Lookup(tuple(_n(self.entry({self.trigger: c}) or 0) for c in range(max(k for k, _ in self.awards) + 1)),
+                       count)
+        spin = Spin(self.reels, line_multiplier=Const(self.multiplier),
+                    scatter_multiplier=Const(self.multiplier if self.multiply_scatter else 1))
+        actions: tuple[Add | Grant, ...] = (Add("left", Const(-1)),)
+        if self.retriggers:
+            more = Lookup(tuple(self.retrigger(c) for c in range(max(k for k, _ in self.retriggers) + 1)), count)
+            actions += (Grant("left", more, total="awarded", limit=self.max_spins, tally="retriggers"),)
+        return Sequence(
+            registers=("left", "awarded"),
+            trigger=(Test(award, ">", 0),),
+            entry=(Set("left", award), Set("awarded", Reg("left"))),
+            stages=(Stage("spin", spins=(spin,), actions=actions, then=(Goto("spin", when=(Test(Reg("left"), ">", 0),)),)),),
+        )

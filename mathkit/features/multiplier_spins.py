@@ -42,7 +42,7 @@ from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..markov.tails import FINE_THETAS, multiplier_tails
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, SpinModel, StageLaw, Tail, lazy_tail
-from .base import Context, FeatureStats, MaxWin, Termination
+from .base import Context, FeatureStats, MaxWin, RoundContext, Termination
 from .free_spins import EnteredSpins, entry_facts, held_counts
 
 __all__ = ["MultiplierFreeSpins"]
@@ -170,7 +170,7 @@ class MultiplierFreeSpins(EnteredSpins):
                                     tail=lazy_tail(lambda: self.tail(ctx, spins, start)))},
                         {self.component: mean}, "exact", level, facts)
 
-    def held_values(self, ctx: Context, held: HeldCells, level: Level) -> HeldValues:
+    def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
         return entry_facts(self, ctx, held, level, held_counts(held, self.min_count))
 
     def supported_level(self, game: Game) -> Level:

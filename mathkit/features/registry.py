@@ -31,6 +31,9 @@ KINDS: dict[str, str] = {
     "scatter_respins": "mathkit.features.scatter_respins:ScatterRespins",
     "multiplier_free_spins": "mathkit.features.multiplier_spins:MultiplierFreeSpins",
     "sticky_free_spins": "mathkit.features.sticky_spins:StickyFreeSpins",
+    "cash_stacks": "mathkit.features.cash_stacks:CashStacks",
+    "jackpots": "mathkit.features.jackpots:Jackpots",
+    "free_games": "mathkit.features.free_games:FreeGames",
 }
 """Feature kind (its TOML table name) → ``module:class`` of its block."""
 

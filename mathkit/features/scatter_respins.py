@@ -59,7 +59,7 @@ from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..markov.held import HeldChain, HeldSolution
 from ..stage import Branch, Digit, Drawn, Entry, Exit, HeldCells, HeldValues, Level, Number, PlayLaw, Ratios, SpinModel, StageLaw, cell_bits
-from .base import Block, Context, FeatureStats, MaxWin, Termination
+from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 from .battle import CASES, battle, case
 from .final_chance import FinalChance
 
@@ -373,7 +373,7 @@ class ScatterRespins(Block):
 
         return ctx.shared(("held solve", self, t, target, what, exact), (self.reels, *target.reel_sets()), compute)
 
-    def drawn_law(self, ctx: Context, key: Hashable, target: Block, level: Level) -> StageLaw:
+    def drawn_law(self, ctx: RoundContext, key: Hashable, target: Block, level: Level) -> StageLaw:
         if not (isinstance(key, tuple) and len(key) == 2):
             msg = f"{self.name}: a drawn entry is (type, held cells), not {key!r}"
             raise ModelError(msg)

@@ -46,7 +46,7 @@ from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, Ratios, SpinModel, StageLaw, cell_bits
-from .base import Context, FeatureStats, MaxWin, Termination
+from .base import Context, FeatureStats, MaxWin, RoundContext, Termination
 from .free_spins import EnteredSpins
 
 __all__ = ["StickyFreeSpins"]
@@ -220,7 +220,7 @@ class StickyFreeSpins(EnteredSpins):
         method: Method = "exact" if ctx.precision == "exact" else "markov"
         return StageLaw({(): Branch(Fraction(1), mean, top=self.top(ctx))}, {self.component: mean}, method, level, facts)
 
-    def held_values(self, ctx: Context, held: HeldCells, level: Level) -> HeldValues:
+    def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
         if level != "mean":
             msg = f"{self.name}: only the mean of sticky free spins is available yet"
             raise ModelError(msg)
