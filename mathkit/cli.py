@@ -20,11 +20,11 @@ __all__ = ["main"]
 def _par(args: argparse.Namespace) -> int:
     # imported here: ``mathkit --help`` and the delegated commands need none of it
     from .io import load_game
-    from .par import build_par
+    from .par import build_sheet
     from .report import par_to_dict, par_to_text, write_par
 
     game = load_game(args.game)
-    par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=not args.no_sessions)
+    par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=not args.no_sessions)
     if args.out:
         write_par(par, args.out)
     if args.json:

@@ -55,6 +55,8 @@ class Figure:
     value: float
     method: Method
     exact: Fraction | None = None
+    digits: str | None = None
+    """A decimal expansion of a markov figure known that precisely (within a bound of one unit of its last decimal)."""
 
     @classmethod
     def of(cls, x: Fraction | float | int, method: Method | None = None) -> Figure:

@@ -9,6 +9,11 @@ it was obtained (``exact``, ``markov`` or ``sampled``) — and, when asked
 bankroll (:data:`SESSION_BANKROLL` × bet, :data:`SESSION_SPINS` spins) solved
 exactly on the sheet's whole-play distribution (:mod:`mathkit.markov.session`).
 Rendering to text, JSON and CSV lives in :mod:`mathkit.report`.
+
+A game whose feature blocks cannot (yet) give the whole round's distribution
+(:meth:`mathkit.features.Block.supported_level`) gets a :class:`RoundSheet`
+from :func:`build_sheet`: every figure that needs no distribution (RTP by
+component, paytable, features), and nothing that would need one.
 """
 
 from __future__ import annotations
@@ -19,15 +24,17 @@ from fractions import Fraction
 from typing import Any
 
 from .distribution import WinDistribution
+from .errors import ModelError
 from .exact import SpinMaths
 from .figures import FeatureSection, Figure, Method
 from .game import Game
 from .markov.session import solve_session
 from .round import RoundAnalysis, analyse
-from .round.compose import transforms
+from .round.compose import as_block, transforms
+from .stage import Level
 
-__all__ = ["SESSION_BANKROLL", "SESSION_SPINS", "EntryRow", "FeatureSection", "Figure", "ParSheet", "Z", "build_par",
-           "session_section"]
+__all__ = ["SESSION_BANKROLL", "SESSION_SPINS", "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
+           "build_par", "build_sheet", "decimal_digits", "session_section", "sheet_level"]
 
 #: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)
 Z = {"90%": 1.645, "95%": 1.960, "99%": 2.576}
@@ -56,9 +63,13 @@ class EntryRow:
         return math.inf if self.probability.value == 0 else 1 / self.probability.value
 
 
-@dataclass(frozen=True, eq=False)
-class ParSheet:
-    """Every figure of a game's PAR sheet, for one reel set and bet."""
+@dataclass(frozen=True, eq=False, kw_only=True)
+class RoundSheet:
+    """The figures of a game's PAR sheet that need no whole-round distribution, for one reel set and bet.
+
+    ``level`` is how far the round was analysed (``"mean"``: RTP by component and the
+    features' sections; a :class:`ParSheet` has every figure).
+    """
 
     game: Game
     reels: str
@@ -70,6 +81,26 @@ class ParSheet:
     entries: tuple[EntryRow, ...]
     components: dict[str, Figure]
     rtp: Figure
+    base: SpinMaths
+    features: tuple[FeatureSection, ...] = ()
+    cap: Figure | None = None
+    cap_probability: Figure | None = None
+    cap_probability_bound: bool = False
+    max_win_bounded: bool = True
+    analysis: RoundAnalysis | None = None
+    sessions: FeatureSection | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    level: Level = "distribution"
+
+    @property
+    def declared_rtp(self) -> Fraction | None:
+        return self.game.declared_for(self.reels)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ParSheet(RoundSheet):
+    """Every figure of a game's PAR sheet, for one reel set and bet."""
+
     hit_frequency: Figure
     hit_frequency_bet: Figure
     sd: Figure
@@ -79,18 +110,6 @@ class ParSheet:
     max_win_probability: Figure
     tails: dict[int, Figure]
     distribution: WinDistribution
-    base: SpinMaths
-    features: tuple[FeatureSection, ...] = ()
-    cap: Figure | None = None
-    cap_probability: Figure | None = None
-    max_win_bounded: bool = True
-    analysis: RoundAnalysis | None = None
-    sessions: FeatureSection | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def declared_rtp(self) -> Fraction | None:
-        return self.game.declared_for(self.reels)
 
 
 def symbol_counts(game: Game) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
@@ -153,6 +172,84 @@ def session_section(play: WinDistribution, bankroll: int = SESSION_BANKROLL, spi
                        "each spin pays a whole play (features and cap included); the gamble is not played")
 
 
+def sheet_level(game: Game) -> Level:
+    """The deepest level every feature block of ``game`` answers (``"distribution"`` for a full PAR sheet)."""
+    levels: tuple[Level, ...] = ("mean", "moments", "distribution")
+    return min((as_block(f).supported_level(game) for f in game.features), key=levels.index, default="distribution")
+
+
+def decimal_digits(x: Fraction, error: float, digits: int = 20) -> str:
+    """``x`` truncated to the decimals an error of at most ``error`` leaves meaningful (at most ``digits``).
+
+    The true value lies within ``error`` of ``x``, so it differs from the decimal shown by less than
+    ``error`` plus one unit of the last decimal.
+
+    Examples
+    --------
+    >>> decimal_digits(Fraction(1, 3), 1e-12)
+    '0.333333333333'
+    """
+    keep = digits if error <= 0 else max(0, min(digits, int(-math.log10(error))))
+    scaled = x.numerator * 10**keep // x.denominator
+    sign = "-" if scaled < 0 else ""
+    whole, frac = divmod(abs(scaled), 10**keep)
+    return f"{sign}{whole}." + f"{frac:0{keep}d}" if keep else f"{sign}{whole}"
+
+
+def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
+    """The figures every sheet has: RTP by component, the base spin's paytable, the features, the cap."""
+    engine = analysis.engine
+    base = engine.spin_maths(engine.base_model())
+    bet = analysis.total_bet
+    out = analysis.outcome
+    components = {k: Figure.of(v / bet, out.method_of(k)) for k, v in out.components.items()}
+    method: Method = out.method
+    total: Fraction | float
+    if all(f.exact is not None for f in components.values()):
+        total = sum((f.exact for f in components.values() if f.exact is not None), Fraction(0))
+        rtp = _figure(total, method)
+    elif all(isinstance(v, Fraction) for v in out.components.values()):
+        # exact parts and a bounded one (the cap's effect): the decimals the bound leaves certain
+        exact = sum((Fraction(v) for v in out.components.values()), Fraction(0)) / bet
+        rtp = Figure(float(exact), method, None, decimal_digits(exact, out.error / bet))
+    else:
+        rtp = _figure(math.fsum(f.value for f in components.values()), method)
+    cap_fig = None
+    for block in transforms(game):
+        limit = block.round_limit(engine)
+        if limit is not None:
+            cap_fig = Figure.of(limit / bet)
+    return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
+            "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
+            "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
+            "max_win_bounded": out.max_win is not None, "analysis": analysis, "level": analysis.level}
+
+
+def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
+                parallel: bool = False, sessions: bool = False) -> RoundSheet:
+    """The PAR sheet of ``game`` as far as its blocks answer: a :class:`ParSheet`, or a :class:`RoundSheet` of the means.
+
+    ``sessions`` asks a :class:`ParSheet` for its sessions section (a sheet of the means has none: a session
+    needs the whole play's distribution).
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> type(build_sheet(load_game("data/games/classic_3reel.toml"))).__name__
+    'ParSheet'
+    """
+    level = sheet_level(game)
+    if level == "distribution":
+        return build_par(game, reels, lines=lines, coins=coins, parallel=parallel, sessions=sessions)
+    analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
+    reached = None
+    for block in transforms(game):
+        if block.name in analysis.stats:
+            reached = block.limit_reached(analysis.engine, analysis.stats[block.name]) or reached
+    return RoundSheet(**_common(analysis, game), cap_probability=reached[0] if reached else None,
+                      cap_probability_bound=bool(reached and reached[1]))
+
+
 def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
               parallel: bool = False, sessions: bool = False) -> ParSheet:
     """Build the PAR sheet of ``game`` on reel set ``reels`` (default set when ``None``).
@@ -160,6 +257,8 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
     The round is composed from the game's blocks (:func:`mathkit.round.analyse`):
     features appear as components, sections and in the distribution of a whole
     round; σ comes from the round's second moment (exact where every part is).
+    A game whose blocks cannot give the round's distribution is refused: see
+    :func:`build_sheet`.
     ``sessions``: add the sessions section (:func:`session_section`; from 0.05 s for a
     5-credit bet to about 2 s of CPU for a 1-credit lattice under a 30-credit bet).
 
@@ -170,18 +269,17 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
     >>> par.rtp.method, sum(c.exact for c in par.components.values()) == par.rtp.exact
     ('exact', True)
     """
+    if sheet_level(game) != "distribution":
+        msg = (f"{game.name}: a feature block gives the round's means only, not its distribution; "
+               "build_sheet gives the PAR sheet's mean figures")
+        raise ModelError(msg)
     analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+    common = _common(analysis, game)
+    base = common["base"]
     engine = analysis.engine
-    base = engine.spin_maths(engine.base_model())
     bet = analysis.total_bet
     out = analysis.outcome
-    components = {k: Figure.of(v / bet, out.method_of(k)) for k, v in out.components.items()}
-    method: Method = out.method
-    total: Fraction | float
-    if all(f.exact is not None for f in components.values()):
-        total = sum((f.exact for f in components.values() if f.exact is not None), Fraction(0))
-    else:
-        total = math.fsum(f.value for f in components.values())
+    total = common["rtp"].exact if common["rtp"].exact is not None else common["rtp"].value
     play = _play(analysis, base)
     pmeth: Method = play.method
     if out.m2 is not None:
@@ -190,23 +288,14 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
         smeth: Method = out.method
     else:
         sd, smeth = play.sd_per_bet(), pmeth
-    cap_fig = cap_p = None
+    cap_p = None
     for block in transforms(game):
         limit = block.round_limit(engine)
         if limit is not None:
-            cap_fig = Figure.of(limit / bet)
             cap_p = _figure(play.sf(float(limit)), pmeth) if play.max_win >= limit else Figure.of(Fraction(0), "exact")
     return ParSheet(
-        game=game,
-        reels=engine.reels,
-        lines=engine.lines,
-        coins=engine.coins,
-        total_bet=bet,
-        cycle=base.cycle,
-        symbol_counts=symbol_counts(game),
-        entries=_entry_rows(base, game),
-        components=components,
-        rtp=_figure(total, method),
+        **common,
+        cap_probability=cap_p,
         hit_frequency=_figure(play.hit_frequency(), pmeth),
         hit_frequency_bet=_figure(play.sf(bet), pmeth),
         sd=Figure(sd, smeth),
@@ -217,11 +306,5 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
         max_win_probability=_figure(play.p_max(), pmeth),
         tails={m: _figure(play.sf_bet(m), pmeth) for m in TAILS},
         distribution=play,
-        base=base,
-        features=analysis.sections,
-        cap=cap_fig,
-        cap_probability=cap_p,
-        max_win_bounded=out.max_win is not None,
-        analysis=analysis,
         sessions=session_section(play) if sessions else None,
     )

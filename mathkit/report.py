@@ -13,7 +13,7 @@ from typing import Any
 from .export.xlsx import write_par_xlsx
 from .figures import FeatureSection, Figure
 from .io import write_atomic
-from .par import ParSheet
+from .par import ParSheet, RoundSheet
 
 __all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic", "write_par"]
 
@@ -51,44 +51,42 @@ def _section(s: FeatureSection) -> dict[str, Any]:
             "notes": list(s.notes)}
 
 
-def par_to_dict(par: ParSheet) -> dict[str, Any]:
+def par_to_dict(par: RoundSheet) -> dict[str, Any]:
     """The PAR sheet as a JSON-ready mapping.
 
     Top-level keys hold plain numbers (``rtp``, ``sd``, ``hit_frequency`` ...);
     ``provenance`` says for each how it was obtained, and ``figures`` repeats
-    them with their exact value where there is one.
+    them with their exact value where there is one.  ``rtp_exact`` is the RTP as
+    a fraction, or (a markov figure known to that precision) the decimals that
+    are certain.  A sheet of the round's means (:class:`~mathkit.par.RoundSheet`)
+    has no distribution figures: ``level`` says so and they are ``null``.
     """
     g = par.game
     breakdown = {k: f.value for k, f in par.components.items()}
-    vi = {k: f.value for k, f in par.volatility_index.items()}
     out: dict[str, Any] = {
         "game": g.name,
         "reels": par.reels,
         "lines": par.lines,
         "coins": par.coins,
         "total_bet": par.total_bet,
+        "level": par.level,
         "rtp": par.rtp.value,
-        "rtp_exact": par.rtp.exact_str(),
+        "rtp_exact": par.rtp.exact_str() or par.rtp.digits,
         "breakdown": breakdown,
         "breakdown_exact": {k: f.exact_str() for k, f in par.components.items()},
-        "sd": par.sd.value,
-        "hit_frequency": par.hit_frequency.value,
-        "hit_frequency_win_ge_bet": par.hit_frequency_bet.value,
-        "volatility_index": vi,
-        "max_win": par.max_win.value,
+        "sd": None,
+        "hit_frequency": None,
+        "hit_frequency_win_ge_bet": None,
+        "volatility_index": None,
+        "max_win": None,
         "max_win_bounded": par.max_win_bounded,
-        "max_win_probability": par.max_win_probability.value,
-        "p_win_ge": {f"{m}x": f.value for m, f in par.tails.items()},
+        "max_win_probability": None,
+        "p_win_ge": None,
         "cycle": par.cycle,
-        "rtp_range": {k: [{"spins": n, "low": lo, "high": hi} for n, lo, hi in rows]
-                      for k, rows in par.rtp_range.items()},
+        "rtp_range": None,
         "provenance": {
             "rtp": par.rtp.method,
             "breakdown": {k: f.method for k, f in par.components.items()},
-            "sd": par.sd.method,
-            "hit_frequency": par.hit_frequency.method,
-            "volatility_index": par.sd.method,
-            "max_win": par.max_win.method,
             "cycle": "exact",
         },
         "paytable": [
@@ -100,6 +98,20 @@ def par_to_dict(par: ParSheet) -> dict[str, Any]:
         "features": [_section(s) for s in par.features],
         "readings": [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in g.readings],
     }
+    if isinstance(par, ParSheet):
+        out.update({
+            "sd": par.sd.value,
+            "hit_frequency": par.hit_frequency.value,
+            "hit_frequency_win_ge_bet": par.hit_frequency_bet.value,
+            "volatility_index": {k: f.value for k, f in par.volatility_index.items()},
+            "max_win": par.max_win.value,
+            "max_win_probability": par.max_win_probability.value,
+            "p_win_ge": {f"{m}x": f.value for m, f in par.tails.items()},
+            "rtp_range": {k: [{"spins": n, "low": lo, "high": hi} for n, lo, hi in rows]
+                          for k, rows in par.rtp_range.items()},
+        })
+        out["provenance"].update({"sd": par.sd.method, "hit_frequency": par.hit_frequency.method,
+                                  "volatility_index": par.sd.method, "max_win": par.max_win.method})
     if par.sessions is not None:
         out["sessions"] = _section(par.sessions)
     if par.declared_rtp is not None:
@@ -107,12 +119,16 @@ def par_to_dict(par: ParSheet) -> dict[str, Any]:
     if par.cap is not None:
         out["cap"] = par.cap.value
         out["cap_probability"] = par.cap_probability.value if par.cap_probability else None
-    if par.distribution.lost_mass:
+        if par.cap_probability is not None:
+            out["provenance"]["cap_probability"] = par.cap_probability.method
+            if par.cap_probability_bound:
+                out["cap_probability_bound"] = True  # an upper bound on P(cap), not its value
+    if isinstance(par, ParSheet) and par.distribution.lost_mass:
         out["lost_mass"] = par.distribution.lost_mass
     return out
 
 
-def par_to_text(par: ParSheet) -> str:
+def par_to_text(par: RoundSheet) -> str:
     """A readable PAR sheet."""
     g = par.game
     w: list[str] = []
@@ -126,11 +142,22 @@ def par_to_text(par: ParSheet) -> str:
         w.append(f"  {name:<24} {pct(f.value, 6):>14}   [{f.method}]")
     w.append(f"  {'total':<24} {pct(par.rtp.value, 6):>14}   [{par.rtp.method}]"
              + (f"  = {par.rtp.exact_str()}" if par.rtp.exact is not None and len(par.rtp.exact_str() or "") < 40
-                else ""))
+                else f"  = {par.rtp.digits}…" if par.rtp.digits else ""))
     if par.declared_rtp is not None:
         delta = par.rtp.value - float(par.declared_rtp)
         w.append(f"  {'declared':<24} {pct(float(par.declared_rtp), 6):>14}   (Δ {100 * delta:+.6f} pp)")
     w.append("")
+    if isinstance(par, ParSheet):
+        _distribution_text(par, w)
+    else:
+        w.append(f"Analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution need "
+                 "the round's distribution, which a feature of this game does not give yet")
+        w.append("")
+    _tables_text(par, w)
+    return "\n".join(w) + "\n"
+
+
+def _distribution_text(par: ParSheet, w: list[str]) -> None:
     w.append("Volatility and hits")
     w.append(f"  hit frequency (any win)     {pct(par.hit_frequency.value)}  ({one_in(par.hit_frequency.value)})")
     w.append(f"  hit frequency (win ≥ bet)   {pct(par.hit_frequency_bet.value)}  "
@@ -159,6 +186,10 @@ def par_to_text(par: ParSheet) -> str:
             parts.append(f"{pct(l2, 2)} – {pct(h2, 2)}")
         w.append(f"  {n:>11,}   " + "   ".join(parts))
     w.append("")
+
+
+def _tables_text(par: RoundSheet, w: list[str]) -> None:
+    g = par.game
     w.append("Paytable")
     w.append(f"  {'component':<9} {'combination':<18} {'pay':>8} {'hits':>14} {'probability':>12} "
              f"{'1 in':>14} {'RTP':>11}")
@@ -186,10 +217,9 @@ def par_to_text(par: ParSheet) -> str:
         w.append("Rule readings")
         for r in g.readings:
             w.append(f"  - {r.rule}: {r.reading} ({r.reason})")
-    return "\n".join(w) + "\n"
 
 
-def par_to_csv(par: ParSheet) -> str:
+def par_to_csv(par: RoundSheet) -> str:
     """PAR sheet as CSV: a summary block, then the paytable block."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
@@ -199,17 +229,18 @@ def par_to_csv(par: ParSheet) -> str:
     out.writerow(["summary", "reels", d["reels"], "", ""])
     out.writerow(["summary", "total_bet", d["total_bet"], "", ""])
     out.writerow(["summary", "cycle", d["cycle"], d["cycle"], "exact"])
-    out.writerow(["summary", "rtp", par.rtp.value, par.rtp.exact_str() or "", par.rtp.method])
+    out.writerow(["summary", "rtp", par.rtp.value, par.rtp.exact_str() or par.rtp.digits or "", par.rtp.method])
     for k, f in par.components.items():
         out.writerow(["rtp", k, f.value, f.exact_str() or "", f.method])
-    out.writerow(["summary", "sd", par.sd.value, "", par.sd.method])
-    out.writerow(["summary", "hit_frequency", par.hit_frequency.value, par.hit_frequency.exact_str() or "",
-                  par.hit_frequency.method])
-    for k, f in par.volatility_index.items():
-        out.writerow(["volatility_index", k, f.value, "", f.method])
-    out.writerow(["summary", "max_win_x_bet", par.max_win.value, par.max_win.exact_str() or "", par.max_win.method])
-    for m, f in par.tails.items():
-        out.writerow(["tail", f"p_win_ge_{m}x", f.value, f.exact_str() or "", f.method])
+    if isinstance(par, ParSheet):
+        out.writerow(["summary", "sd", par.sd.value, "", par.sd.method])
+        out.writerow(["summary", "hit_frequency", par.hit_frequency.value, par.hit_frequency.exact_str() or "",
+                      par.hit_frequency.method])
+        for k, f in par.volatility_index.items():
+            out.writerow(["volatility_index", k, f.value, "", f.method])
+        out.writerow(["summary", "max_win_x_bet", par.max_win.value, par.max_win.exact_str() or "", par.max_win.method])
+        for m, f in par.tails.items():
+            out.writerow(["tail", f"p_win_ge_{m}x", f.value, f.exact_str() or "", f.method])
     if par.sessions is not None:
         for k, f in par.sessions.figures:
             out.writerow(["sessions", k, f.value, f.exact_str() or "", f.method])
@@ -221,7 +252,7 @@ def par_to_csv(par: ParSheet) -> str:
     return buf.getvalue()
 
 
-def write_par(par: ParSheet, path: str | Path) -> Path:
+def write_par(par: RoundSheet, path: str | Path) -> Path:
     """Write the PAR sheet to ``path``: ``.json``, ``.csv`` or ``.txt`` by extension (``.xlsx`` via export)."""
     p = Path(path)
     suffix = p.suffix.lower()

@@ -26,7 +26,8 @@ from .stage import SpinModel
 from .stops import StopTables, stop_tables
 from .tables import PayTables, pay_tables
 
-__all__ = ["ComponentRTP", "EntryHits", "component_rtp", "digit_weights", "line_outcomes", "row_counts", "spin_rtp"]
+__all__ = ["ComponentRTP", "EntryHits", "component_rtp", "digit_weights", "forced_line_credits", "line_outcomes", "row_counts",
+           "spin_rtp"]
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,40 @@ def _lines(t: PayTables, st: StopTables) -> list[EntryHits]:
                 cell[0] += w * n_lines
                 cell[1] += v * w * n_lines
     return [EntryHits("lines", t.entries[e], k, h, c) for (e, k), (h, c) in sorted(acc.items())]
+
+
+def forced_line_credits(t: PayTables, st: StopTables, symbol: int) -> tuple[tuple[int, ...], ...]:
+    """Per line, per set of reels ``F`` (a bitmask): the line's credits over the cycle with its cells on ``F`` showing ``symbol``.
+
+    A reel's cell in one row shows what the stop puts there whatever is forced in its other rows,
+    so the line's symbols stay independent across reels: the walk of :func:`line_outcomes` with
+    the forced reels' counts replaced by all of their weight on ``symbol`` (as the line rule reads
+    it).  Lines whose cells see the same counts share each walk (on unweighted circular strips
+    with nothing forced, all of them: ``2ⁿ`` walks for ``n`` reels).
+    """
+    n_reels = st.n_reels
+    totals = [int(w.sum()) for w in st.weights]
+    point = [[totals[r] if s == symbol else 0 for s in range(t.n_symbols)] for r in range(n_reels)]
+    rows: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    def counts_at(r: int, row: int) -> tuple[int, ...]:
+        key = (r, 0 if st.rotations else row)
+        if key not in rows:
+            rows[key] = tuple(row_counts(st, t.n_symbols, r, key[1]))
+        return rows[key]
+
+    walks: dict[tuple[tuple[int, ...], ...], int] = {}
+    out = []
+    for li in range(t.lines.shape[0]):
+        per_f = []
+        for f in range(1 << n_reels):
+            counts = tuple(tuple(point[r]) if f >> r & 1 else counts_at(r, int(t.lines[li, r])) for r in range(n_reels))
+            if counts not in walks:
+                paid = line_outcomes(t, [list(c) for c in counts])
+                walks[counts] = sum(v * w for (v, _, _), w in paid.items() if v > 0)
+            per_f.append(walks[counts])
+        out.append(tuple(per_f))
+    return tuple(out)
 
 
 def _ways(t: PayTables, st: StopTables) -> list[EntryHits]:

@@ -21,8 +21,8 @@ the engine fills them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -31,8 +31,10 @@ import numpy.typing as npt
 
 from .figures import Method
 
-__all__ = ["Branch", "CountOf", "Digit", "Entry", "Exit", "JointLaw", "Level", "Number", "Outcome", "PlayLaw", "RowsOf",
-           "SpinModel", "SpinPlay", "StageLaw", "builtin_digit"]
+__all__ = ["Branch", "CountOf", "Digit", "Drawn", "Entry", "Exit", "HeldCells", "HeldValues", "JointLaw", "Level",
+           "LineTable", "Number", "Outcome", "Overlay", "PlayLaw", "Precision", "Ratios", "RowsOf", "Spin",
+           "SpinModel", "SpinPlay", "StageLaw", "Tail", "builtin_digit", "cell_bits", "lazy_tail", "memo_tail",
+           "tail_of", "tail_plus"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -45,6 +47,13 @@ Level = Literal["mean", "moments", "distribution"]
 """How much a stage law holds: means only; means and second moments; and conditional distributions."""
 ColumnValue = Callable[[int, tuple[str, ...]], int]
 """An observation's value at one stop: ``value(reel from 0, the column shown top to bottom)``."""
+Precision = Literal["exact", "float"]
+"""How an analysis counts: exactly (Fractions), or in floating point (the workbench's quick view)."""
+Tail = Callable[[float], tuple[float, float]]
+"""A bound on the tail of a win ``W`` in credits: ``t ↦ (b, q)`` with ``E[(W − t)⁺] ≤ b`` and ``P(W > t) ≤ q``.
+
+What the cap needs when no bound on the round's win proves it is never reached (:func:`tail_of`,
+:func:`tail_plus`)."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +163,220 @@ class SpinModel:
     scatter_multiplier: int = 1
 
 
+def cell_bits(rows: Sequence[int]) -> tuple[int, ...]:
+    """The bit offset of each reel's rows in a window mask: cell ``(r, k)`` is bit ``offset[r] + k``.
+
+    Examples
+    --------
+    >>> cell_bits((3, 3, 3))
+    (0, 3, 6)
+    """
+    out, at = [], 0
+    for h in rows:
+        out.append(at)
+        at += h
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """A spin whose forced cells are drawn at random, independently of the stops: a random overlay.
+
+    Placement ``i`` (``(reel, row)`` cells, from 0) shows ``symbol`` on its cells with weight
+    ``weights[i]``; the rest of the window is ``model``'s spin.  The exact engine answers for it as
+    for a spin model (means from the per-line forced-cell table, observations reel by reel,
+    the joint law as a mixture of forced spins).
+
+    Examples
+    --------
+    >>> o = Overlay(SpinModel("overlay"), "WILD", (((0, 0), (1, 0)), ((0, 1), (1, 1))), (1, 1))
+    >>> o.reels, o.total
+    ('overlay', 2)
+    """
+
+    model: SpinModel
+    symbol: str
+    placements: tuple[tuple[tuple[int, int], ...], ...]
+    weights: tuple[int, ...]
+
+    @property
+    def reels(self) -> str:
+        return self.model.reels
+
+    @property
+    def rows(self) -> int | None:
+        """The window height of the spin under the overlay."""
+        return self.model.rows
+
+    @property
+    def total(self) -> int:
+        """The placements' total weight."""
+        return sum(self.weights)
+
+    def forced(self, i: int) -> SpinModel:
+        """The spin with placement ``i`` forced."""
+        return replace(self.model, forced=self.model.forced + tuple((r, k, self.symbol) for r, k in self.placements[i]))
+
+
+Spin = SpinModel | Overlay
+"""What the exact engine answers for: a spin model, or a spin model under a random overlay."""
+
+
+@dataclass(frozen=True, eq=False)
+class LineTable:
+    """Every line's win over the cycle when its cells on some reels are forced to one symbol.
+
+    ``credits[l][F]`` is the total line win (credits, the spin's line multiplier applied) of
+    line ``l`` over the whole cycle when its cells on the reels in bitmask ``F`` (bit ``r`` for
+    reel ``r``) show ``symbol`` and its other cells show what the stops show.  A cell's symbol
+    on a reel does not depend on what is forced in the reel's other rows, so a window with any
+    set of forced cells pays, on average, ``Σ_l credits[l][F_l] / cycle`` where ``F_l`` are the
+    reels where line ``l`` crosses a forced cell.  ``lines[l][r]`` is the row of line ``l`` on
+    reel ``r``; ``rows`` the window height per reel (window masks: :func:`cell_bits`).
+
+    Examples
+    --------
+    >>> t = LineTable("W", ((0, 4, 4, 8),), ((0, 0),), (1, 1), 4)
+    >>> t.mean_of([(1, 0)]), t.masks_credits(np.array([0b00, 0b01, 0b11])).tolist()
+    (Fraction(1, 1), [0, 4, 8])
+    """
+
+    symbol: str
+    credits: tuple[tuple[int, ...], ...]
+    lines: tuple[tuple[int, ...], ...]
+    rows: tuple[int, ...]
+    cycle: int
+
+    def _reel_masks(self, masks: IntArray) -> list[IntArray]:
+        """``F_l`` of every line for every window mask."""
+        bits = cell_bits(self.rows)
+        out = []
+        for line in self.lines:
+            f = np.zeros(len(masks), dtype=np.int64)
+            for r, k in enumerate(line):
+                f |= ((masks >> (bits[r] + k)) & 1) << r
+            out.append(f)
+        return out
+
+    def masks_credits(self, masks: IntArray) -> npt.NDArray[np.object_]:
+        """Total credits over the cycle of every window mask's forced spin (exact integers)."""
+        masks = np.asarray(masks, dtype=np.int64)
+        total = np.zeros(len(masks), dtype=object)
+        for l, f in enumerate(self._reel_masks(masks)):
+            table = np.array(self.credits[l], dtype=object)
+            total = total + table[f]
+        return total
+
+    def masks_mean(self, masks: IntArray) -> FloatArray:
+        """Mean line win (credits) of every window mask's forced spin, in floating point."""
+        masks = np.asarray(masks, dtype=np.int64)
+        total = np.zeros(len(masks))
+        for l, f in enumerate(self._reel_masks(masks)):
+            total += np.array(self.credits[l], dtype=np.float64)[f]
+        return total / self.cycle
+
+    def mean_of(self, cells: Sequence[tuple[int, int]]) -> Fraction:
+        """The exact mean line win (credits) with ``cells`` forced."""
+        bits = cell_bits(self.rows)
+        mask = sum(1 << (bits[r] + k) for r, k in set(cells))
+        return Fraction(int(self.masks_credits(np.array([mask]))[0]), self.cycle)
+
+
+@dataclass(frozen=True, eq=False)
+class HeldCells:
+    """Many windows, each told by the cells one symbol holds: masks over the window (:func:`cell_bits`).
+
+    What a stage that ends with held cells (re-spins) hands the feature it leads to, when there
+    are too many endings to list as exits one by one (see :class:`Drawn`).
+
+    Examples
+    --------
+    >>> h = HeldCells("S", (3, 3), np.array([0b000011, 0b100001]))
+    >>> h.digits(0), h.cells(1)
+    ({'S': 2, 'S@1': 3, 'S@2': 0}, ((0, 0), (1, 2)))
+    """
+
+    symbol: str
+    rows: tuple[int, ...]
+    masks: IntArray
+
+    def cells(self, i: int) -> tuple[tuple[int, int], ...]:
+        """The held cells of window ``i``, ``(reel, row)`` in reading order."""
+        m = int(self.masks[i])
+        bits = cell_bits(self.rows)
+        return tuple((r, k) for r, h in enumerate(self.rows) for k in range(h) if m >> (bits[r] + k) & 1)
+
+    def digits(self, i: int) -> dict[str, int]:
+        """The built-in observations of window ``i``: the count (``SYMBOL``) and row masks (``SYMBOL@r``)."""
+        m = int(self.masks[i])
+        bits = cell_bits(self.rows)
+        out = {self.symbol: m.bit_count()}
+        for r, h in enumerate(self.rows):
+            out[f"{self.symbol}@{r + 1}"] = (m >> bits[r]) & ((1 << h) - 1)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Ratios:
+    """Many exact values over one denominator: ``num[i] / den`` (integers), without a Fraction each.
+
+    Examples
+    --------
+    >>> r = Ratios(np.array([1, 3], dtype=object), 4)
+    >>> r[1], len(r), r.floats().tolist()
+    (Fraction(3, 4), 2, [0.25, 0.75])
+    """
+
+    num: npt.NDArray[np.object_]
+    den: int
+
+    def __len__(self) -> int:
+        return len(self.num)
+
+    def __getitem__(self, i: int) -> Fraction:
+        return Fraction(int(self.num[i]), self.den)
+
+    def __iter__(self) -> Iterator[Fraction]:
+        return (Fraction(int(x), self.den) for x in self.num.tolist())
+
+    def floats(self) -> FloatArray:
+        """The values in floating point."""
+        return np.array([int(x) / self.den for x in self.num.tolist()], dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class HeldValues:
+    """A feature's own win from each window of a :class:`HeldCells`: what a :class:`Drawn` entry averages.
+
+    ``mean[i]`` (and ``m2[i]``, at the moments level) is E[W] (E[W²]) of the feature entered from
+    window ``i`` (0 where the window does not start it); ``top`` bounds W over every window
+    (``None``: unbounded); ``facts[name][i]`` the averages its PAR section reads; ``tail(t)`` the
+    per-window tail bounds (``E[(W − t)⁺]``, ``P(W > t)``), as arrays.
+    """
+
+    mean: Sequence[Number] | Ratios | FloatArray
+    m2: Sequence[Number] | Ratios | FloatArray | None = None
+    top: int | None = None
+    facts: Mapping[str, Sequence[Number] | Ratios | FloatArray] = field(default_factory=dict)
+    tail: Callable[[float], tuple[FloatArray, FloatArray]] | None = None
+    method: Method = "exact"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """An entry drawn at random from a law the stage that leads here holds.
+
+    When a stage can end in too many ways to list as exits (the held cells after re-spins), the
+    exit names the feature to play next with a ``Drawn`` entry: ``source`` is the feature whose
+    stage ends so, ``key`` which of its laws.  The source answers for the feature's law from it
+    (:meth:`mathkit.features.Block.drawn_law`), from the feature's values over the source's
+    endings (:meth:`mathkit.features.Block.held_values`).
+    """
+
+    source: str
+    key: Hashable
+
+
 @dataclass(frozen=True, eq=False)
 class JointLaw:
     """The exact joint law of one spin's win and its observations, over the whole cycle.
@@ -206,7 +429,8 @@ class Branch:
 
     ``mean``, ``m2`` (E[W | branch], E[W² | branch], credits) and ``dist`` (the conditional
     law of W) are filled as far as the stage law's level asks; ``top`` bounds W (credits;
-    ``None``: no bound known).
+    ``None``: no bound known); ``tail`` bounds its tail (:data:`Tail`) where ``top`` is missing
+    or large.
     """
 
     p: Number
@@ -214,6 +438,7 @@ class Branch:
     m2: Number | None = None
     dist: PlayLaw | None = None
     top: int | None = None
+    tail: Tail | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,13 +446,15 @@ class StageLaw:
     """How a stage ends and what it pays: branches by exit, and its mean win by PAR component.
 
     ``components`` holds E[W] split by component (credits, unconditional within the stage);
-    ``method`` says how the weakest figure was obtained.
+    ``method`` says how the weakest figure was obtained; ``facts`` holds averages given the entry
+    that the feature's PAR section reads (spins awarded, expected length ...).
     """
 
     branches: Mapping[Exit, Branch]
     components: Mapping[str, Number]
     method: Method = "exact"
     level: Level = "mean"
+    facts: Mapping[str, Number] = field(default_factory=dict)
 
     @property
     def mean(self) -> Number:
@@ -265,7 +492,9 @@ class Outcome:
     ``components`` are unconditional means (credits) by PAR component (``methods`` says how
     each was obtained); ``m2`` and ``dist``
     are present when the level asked for them (``dist.lost_mass`` is the probability that
-    truncations left out); ``max_win`` is a bound on the win in credits (``None``: unbounded).
+    truncations left out); ``max_win`` is a bound on the win in credits (``None``: unbounded);
+    ``tail`` bounds its tail (:data:`Tail`); ``error`` bounds ``|true mean − mean|`` (credits) where
+    a part was bounded rather than computed (the cap's effect, from a tail bound).
     """
 
     mean: Number
@@ -275,7 +504,96 @@ class Outcome:
     dist: PlayLaw | None = None
     max_win: int | None = None
     methods: Mapping[str, Method] = field(default_factory=dict)
+    tail: Tail | None = None
+    error: float = 0.0
 
     def method_of(self, component: str) -> Method:
         """How component ``component`` was obtained (the outcome's method when not recorded)."""
         return self.methods.get(component, self.method)
+
+
+def tail_of(top: int | None, tail: Tail | None) -> Tail | None:
+    """The tail bound of a win bounded by ``top`` and/or with a tail bound ``tail`` (``None``: nothing known).
+
+    A bound ``top`` alone gives ``E[(W − t)⁺] ≤ (top − t)⁺`` and ``P(W > t) ≤ [t < top]``.
+
+    Examples
+    --------
+    >>> tail_of(10, None)(4), tail_of(10, None)(12), tail_of(None, None)
+    ((6.0, 1.0), (0.0, 0.0), None)
+    """
+    if tail is not None:
+        if top is None:
+            return tail
+        return lambda t: (0.0, 0.0) if t >= top else tail(t)
+    if top is None:
+        return None
+    return lambda t: (0.0, 0.0) if t >= top else (float(top - t), 1.0)
+
+
+def tail_plus(parts: Sequence[tuple[int | None, Tail | None]]) -> Tail | None:
+    """The tail bound of a sum of wins, each given as ``(top, tail)`` (:func:`tail_of`); ``None`` if one is unknown.
+
+    Pointwise ``(Σ wᵢ − t)⁺ ≤ Σ (wᵢ − tᵢ)⁺`` for any ``tᵢ`` adding up to ``t`` (no independence
+    needed): the bounded parts are given their bounds and the rest of ``t`` is shared among the
+    unbounded ones (all to one when there is one; when every part is bounded, to the largest).
+
+    Examples
+    --------
+    >>> tail_plus([(3, None), (10, None)])(5), tail_plus([(3, None), (None, lambda t: (1 / t, 0.5))])(5)
+    ((8.0, 1.0), (0.5, 0.5))
+    """
+    tails = [tail_of(top, tail) for top, tail in parts]
+    if any(t is None for t in tails):
+        return None
+    if not parts:
+        return lambda t: (0.0, 0.0)
+    bounded = [i for i, (top, _) in enumerate(parts) if top is not None]
+    open_ = [i for i in range(len(parts)) if i not in bounded]
+    if not open_:
+        biggest = max(bounded, key=lambda i: parts[i][0] or 0)
+        open_, bounded = [biggest], [i for i in bounded if i != biggest]
+    fixed = sum(int(parts[i][0] or 0) for i in bounded)
+    known = [t for t in tails if t is not None]
+
+    def tail(t: float) -> tuple[float, float]:
+        share = (t - fixed) / len(open_)
+        b = q = 0.0
+        for i in open_:
+            bi, qi = known[i](share)
+            b, q = b + bi, q + qi
+        return b, min(q, 1.0)
+
+    return memo_tail(tail)
+
+
+def memo_tail(tail: Tail) -> Tail:
+    """``tail`` remembering its answers (a round's tail is asked at a few thresholds, through many paths)."""
+    seen: dict[float, tuple[float, float]] = {}
+
+    def memo(t: float) -> tuple[float, float]:
+        if t not in seen:
+            seen[t] = tail(t)
+        return seen[t]
+
+    return memo
+
+
+def lazy_tail(make: Callable[[], Tail]) -> Tail:
+    """A tail bound computed by ``make()`` the first time it is asked for (most rounds never need it).
+
+    Examples
+    --------
+    >>> calls = []
+    >>> t = lazy_tail(lambda: calls.append(1) or (lambda x: (0.0, 0.0)))
+    >>> len(calls), t(1.0), t(2.0), len(calls)
+    (0, (0.0, 0.0), (0.0, 0.0), 1)
+    """
+    made: list[Tail] = []
+
+    def tail(t: float) -> tuple[float, float]:
+        if not made:
+            made.append(make())
+        return made[0](t)
+
+    return tail

@@ -51,9 +51,9 @@ def cli(argv: list[str]) -> int:
     try:
         game = load_any_game(args.game)
         if args.xlsx is not None:
-            from ..par import build_par
+            from ..par import build_sheet
 
-            par = build_par(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=True)
+            par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=True)
             write_par_xlsx(par, args.xlsx, profile=args.profile)
             print(f"wrote {args.xlsx}")
         if args.server_json is not None:

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ..figures import Figure
+from ..game import Game
 from ..io import write_atomic
-from ..par import ParSheet
+from ..par import ParSheet, RoundSheet
 from .server import _frac
 
 __all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]
@@ -45,10 +46,10 @@ def _save_atomic(workbook: Any, path: Path) -> Path:
 
 
 def _fig_row(name: str, f: Figure) -> list[object]:
-    return [name, f.value, f.exact_str() or "", f.method]
+    return [name, f.value, f.exact_str() or f.digits or "", f.method]
 
 
-def _summary_rows(par: ParSheet) -> list[list[object]]:
+def _summary_rows(par: RoundSheet) -> list[list[object]]:
     g = par.game
     rows: list[list[object]] = [
         ["figure", "value", "exact", "method"],
@@ -67,18 +68,25 @@ def _summary_rows(par: ParSheet) -> list[list[object]]:
         delta = Fraction(par.rtp.exact) - g.declared_rtp if par.rtp.exact is not None else None
         rows.append(["RTP − declared (pp)", 100 * (par.rtp.value - float(g.declared_rtp)),
                      "" if delta is None else _frac(100 * delta), par.rtp.method])
-    rows += [
-        _fig_row("hit frequency (any win)", par.hit_frequency),
-        _fig_row("hit frequency (win ≥ bet)", par.hit_frequency_bet),
-        _fig_row("σ per total bet", par.sd),
-    ]
-    rows += [_fig_row(f"volatility index {k}", f) for k, f in par.volatility_index.items()]
-    rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
-    rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
+    if isinstance(par, ParSheet):
+        rows += [
+            _fig_row("hit frequency (any win)", par.hit_frequency),
+            _fig_row("hit frequency (win ≥ bet)", par.hit_frequency_bet),
+            _fig_row("σ per total bet", par.sd),
+        ]
+        rows += [_fig_row(f"volatility index {k}", f) for k, f in par.volatility_index.items()]
+        rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
+        rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
+    else:
+        rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
+                     "need the round's distribution, which a feature of this game does not give yet", "", "", ""])
     if par.cap is not None:
         rows.append(["cap (× bet)", par.cap.value, par.cap.exact_str() or "", "declared"])
         if par.cap_probability is not None:
-            rows.append(_fig_row("P(cap)", par.cap_probability))
+            label = "P(cap) ≤ (bound)" if par.cap_probability_bound else "P(cap)"
+            rows.append(_fig_row(label, par.cap_probability))
+    if not isinstance(par, ParSheet):
+        return _with_readings(rows, g)
     if par.distribution.lost_mass:
         rows.append(["truncated probability mass", par.distribution.lost_mass, "", par.distribution.method])
     rows.append([])
@@ -86,6 +94,10 @@ def _summary_rows(par: ParSheet) -> list[list[object]]:
     for level, ranges in par.rtp_range.items():
         for n, lo, hi in ranges:
             rows.append([f"  {level}", n, lo, hi])
+    return _with_readings(rows, g)
+
+
+def _with_readings(rows: list[list[object]], g: Game) -> list[list[object]]:
     if g.readings:
         rows.append([])
         rows.append(["rule", "reading", "reason"])
@@ -93,7 +105,7 @@ def _summary_rows(par: ParSheet) -> list[list[object]]:
     return rows
 
 
-def _reel_rows(par: ParSheet) -> list[list[object]]:
+def _reel_rows(par: RoundSheet) -> list[list[object]]:
     g = par.game
     rows: list[list[object]] = []
     for rs in g.reel_sets:
@@ -119,7 +131,7 @@ def _reel_rows(par: ParSheet) -> list[list[object]]:
     return rows
 
 
-def _paytable_rows(par: ParSheet) -> list[list[object]]:
+def _paytable_rows(par: RoundSheet) -> list[list[object]]:
     rows: list[list[object]] = [["component", "combination", "count", "pay (credits)", "hits", "probability",
                                  "1 in", "RTP contribution", "RTP contribution (exact)"]]
     for e in par.entries:
@@ -131,7 +143,7 @@ def _paytable_rows(par: ParSheet) -> list[list[object]]:
     return rows
 
 
-def _feature_rows(par: ParSheet) -> list[list[object]]:
+def _feature_rows(par: RoundSheet) -> list[list[object]]:
     if not par.features and par.sessions is None:
         return [["feature", "figure", "value", "method"], ["none", "the game declares no feature", "", ""]]
     rows: list[list[object]] = [["feature", "figure", "value", "exact", "method"]]
@@ -146,7 +158,9 @@ def _feature_rows(par: ParSheet) -> list[list[object]]:
     return rows
 
 
-def _distribution_rows(par: ParSheet) -> list[list[object]]:
+def _distribution_rows(par: RoundSheet) -> list[list[object]]:
+    if not isinstance(par, ParSheet):
+        return [[f"the round is analysed to its {par.level}s: no win distribution"]]
     d = par.distribution
     exact = d.exact
     head: list[object] = ["win (credits)", "win (× bet)", "probability", "P(win ≥ this)"]
@@ -170,7 +184,7 @@ def _distribution_rows(par: ParSheet) -> list[list[object]]:
     return rows
 
 
-def write_par_xlsx(par: ParSheet, path: str | Path, *, checks: Sequence[Any] | None = None,
+def write_par_xlsx(par: RoundSheet, path: str | Path, *, checks: Sequence[Any] | None = None,
                    profile: str = "gli11") -> Path:
     """Write the PAR sheet as an Excel workbook, atomically.
 

@@ -26,16 +26,38 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
 
 from ..distribution import WinDistribution
-from ..errors import ModelError
-from ..figures import FeatureSection, Method
+from ..errors import GameError, ModelError
+from ..figures import FeatureSection, Figure, Method, weakest
 from ..game import Feature, Game
 from ..play import SimTable, Stake
-from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, SpinPlay, StageLaw
+from ..stage import (
+    Digit,
+    Entry,
+    HeldCells,
+    HeldValues,
+    JointLaw,
+    Level,
+    LineTable,
+    Number,
+    Outcome,
+    Overlay,
+    Precision,
+    Spin,
+    SpinModel,
+    SpinPlay,
+    StageLaw,
+    tail_of,
+)
 
-__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "modified"]
+__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "check_reels", "modified"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -84,15 +106,25 @@ class Context(Protocol):
     @property
     def coins(self) -> int: ...
 
+    @property
+    def precision(self) -> Precision:
+        """``"exact"``: blocks answer in Fractions; ``"float"``: they may solve in floating point (a quick view)."""
+        ...
+
+    def once(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()`` the first time ``key`` is asked for in this analysis, the remembered value after."""
+        ...
+
+    def shared(self, key: Hashable, reels: tuple[str, ...], compute: Callable[[], T]) -> T:
+        """:meth:`once`, kept across analyses: for a value that depends only on the pay rules, the bet, the precision,
+        the reel sets ``reels`` and what ``key`` holds — put the blocks it reads in the key (by value)."""
+        ...
+
     def base_model(self) -> SpinModel:
         """The base game's spin at the bet analysed."""
         ...
 
-    def once(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        """``compute()`` the first time ``key`` is asked for in this analysis, the same answer after."""
-        ...
-
-    def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
+    def joint(self, model: Spin, digits: tuple[str, ...] = ()) -> JointLaw:
         """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration).
 
         ``digits`` names the observations wanted (see :meth:`Block.trigger_digits` and
@@ -102,15 +134,23 @@ class Context(Protocol):
         """
         ...
 
-    def means(self, model: SpinModel) -> Mapping[str, Fraction]:
+    def means(self, model: Spin) -> Mapping[str, Fraction]:
         """Exact mean win of one spin by component (credits, multipliers applied), without enumeration."""
         ...
 
-    def digit_law(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
+    def digit_law(self, model: Spin, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
         """Exact weights of the joint values of observation digits ``names``, and the cycle (no enumeration)."""
         ...
 
-    def win_bound(self, model: SpinModel) -> int:
+    def reel_laws(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], ...]:
+        """Per reel, the exact weights of the values the observation digits ``names`` take on that reel."""
+        ...
+
+    def line_table(self, model: SpinModel, symbol: str) -> LineTable:
+        """Each line's credits over the cycle with its cells on any set of reels forced to ``symbol`` (no enumeration)."""
+        ...
+
+    def win_bound(self, model: Spin) -> int:
         """An upper bound of one spin's win in credits (no enumeration)."""
         ...
 
@@ -132,7 +172,7 @@ class RoundContext(Context, Protocol):
         ...
 
 
-def modified(ctx: Context, model: SpinModel) -> list[tuple[Fraction, SpinModel, str]]:
+def modified(ctx: Context, model: SpinModel) -> list[tuple[Fraction, Spin, str]]:
     """``model`` under every modifier of the game, in declared order: ``(probability, spin, component label)``.
 
     Examples
@@ -143,12 +183,19 @@ def modified(ctx: Context, model: SpinModel) -> list[tuple[Fraction, SpinModel, 
     >>> [(str(p), m.rows, m.lines) for p, m, _ in modified(eng, eng.base_model())][:2]
     [('2/5', 3, 30), ('1/4', 4, 40)]
     """
-    models: list[tuple[Fraction, SpinModel, str]] = [(Fraction(1), model, "")]
+    models: list[tuple[Fraction, Spin, str]] = [(Fraction(1), model, "")]
     for f in ctx.game.features_of("modifier"):
         if not isinstance(f, Block):
             msg = f"feature {f.name!r} ({type(f).__name__}) is not a feature block"
             raise ModelError(msg)
-        models = [(p * q, m2, label2 or label) for p, m, label in models for q, m2, label2 in f.spin_models(ctx, m)]
+        nxt: list[tuple[Fraction, Spin, str]] = []
+        for p, m, label in models:
+            if isinstance(m, Overlay):
+                msg = (f"modifier {f.name!r} cannot change a spin under a random overlay: declare it before "
+                       "the overlay feature")
+                raise ModelError(msg)
+            nxt += [(p * q, m2, label2 or label) for q, m2, label2 in f.spin_models(ctx, m)]
+        models = nxt
     return models
 
 
@@ -217,8 +264,57 @@ class Block(Feature):
         msg = f"the {self.kind} block {self.name!r} has no law"
         raise ModelError(msg)
 
+    def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
+        """The feature's own win entered from each window of ``held`` (what a :class:`~mathkit.stage.Drawn` entry averages).
+
+        The default reads each window's observations (:meth:`entry`) and solves the law of every
+        distinct entry once; the feature must end the round (its only exit ``()``).  Blocks with
+        many entries answer for all windows at once.
+        """
+        laws: dict[Entry, StageLaw] = {}
+        keys: list[Entry | None] = []
+        for i in range(len(held.masks)):
+            e = self.entry(held.digits(i))
+            keys.append(e)
+            if e is not None and e not in laws:
+                laws[e] = self.law(ctx, e, level)
+                if set(laws[e].branches) != {()}:
+                    msg = f"{self.name}: a feature entered from held cells must end the round"
+                    raise ModelError(msg)
+        zero: Number = Fraction(0) if ctx.precision == "exact" else 0.0
+        mean = [zero if e is None else laws[e].mean for e in keys]
+        m2 = None
+        if level != "mean":
+            m2 = [zero if e is None else (laws[e].branches[()].m2 or zero) for e in keys]
+        tops = [laws[e].branches[()].top for e in keys if e is not None]
+        top = None if any(t is None for t in tops) else max((int(t) for t in tops if t is not None), default=0)
+        names = {k for law in laws.values() for k in law.facts}
+        facts = {k: [zero if e is None else laws[e].facts.get(k, zero) for e in keys] for k in names}
+
+        def tail(t: float) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+            b = np.zeros(len(keys))
+            q = np.zeros(len(keys))
+            for i, e in enumerate(keys):
+                if e is None:
+                    continue
+                br = laws[e].branches[()]
+                fn = tail_of(br.top, br.tail)
+                if fn is None:
+                    b[i] = q[i] = np.inf
+                else:
+                    b[i], q[i] = fn(t)
+            return b, q
+
+        method = weakest(*(law.method for law in laws.values()))
+        return HeldValues(mean, m2, top, facts, tail, method)
+
+    def drawn_law(self, ctx: RoundContext, key: Hashable, target: Block, level: Level) -> StageLaw:
+        """The law of ``target`` entered with ``Drawn(self.name, key)``: its values averaged over this block's endings."""
+        msg = f"the {self.kind} block {self.name!r} hands no drawn entries to {target.name!r}"
+        raise ModelError(msg)
+
     # --- modifiers ----------------------------------------------------------------------
-    def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, SpinModel, str], ...]:
+    def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, Spin, str], ...]:
         """``model`` as a mixture ``(probability, spin, component label)`` of modified spins."""
         return ((Fraction(1), model, ""),)
 
@@ -235,6 +331,11 @@ class Block(Feature):
         """The most a round pays after this transform, in credits (a cap); ``None`` when it sets none."""
         return None
 
+    def limit_reached(self, ctx: Context, stats: FeatureStats) -> tuple[Figure, bool] | None:
+        """P(a round reaches :meth:`round_limit`) from the analysis' ``stats`` of this block, and whether
+        that figure is an upper bound only; ``None`` where the block sets no limit or the analysis cannot tell."""
+        return None
+
     def level_needed(self, ctx: Context, outcome: Outcome) -> Level:
         """The analysis level the transform needs to act on ``outcome`` (the cap may need the distribution)."""
         return "mean"
@@ -244,6 +345,11 @@ class Block(Feature):
     def component(self) -> str:
         """The PAR component the feature's own win is reported under."""
         return self.title.lower() if self.name == self.kind else f"{self.title.lower()}: {self.name}"
+
+    @property
+    def heading(self) -> str:
+        """The title of the block's PAR section: its title, with its name when the game names it."""
+        return self.title if self.name == self.kind else f"{self.title}: {self.name}"
 
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection | None:
         """The block's section of the PAR sheet."""
@@ -261,6 +367,10 @@ class Block(Feature):
         """Certification findings about the block itself (``limits``: the jurisdiction's numbers)."""
         return ()
 
+    def supported_level(self, game: Game) -> Level:
+        """The deepest analysis level the block answers (``"distribution"`` unless its laws stop short)."""
+        return "distribution"
+
     def method(self) -> Method:
         """How the block's figures are obtained at best (``exact`` unless it needs a numerical solve)."""
         return "exact"
@@ -274,3 +384,11 @@ class Block(Feature):
     def sim_table(self, game: Game, stake: Stake) -> SimTable | None:
         """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play` (``None``: it cannot)."""
         return None
+
+
+def check_reels(reels: tuple[int, ...], game: Game, where: str) -> None:
+    """Every (1-based) reel number of ``reels``, given at ``where``, is a reel of ``game``."""
+    for i, r in enumerate(reels):
+        if r > game.n_reels:
+            msg = f"reel {r} of a {game.n_reels}-reel game"
+            raise GameError(msg, field=f"{where}.reels[{i}]", fix=f"list reels from 1 to {game.n_reels}")

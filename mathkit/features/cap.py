@@ -9,8 +9,13 @@ TOML — a multiple of the total bet, or coins × the bet level (coins per line)
     coins = 100000               # 100,000 coins × coins per line (30 lines: 3,333⅓ × total bet)
 
 The capped RTP is ``E[min(Y, c)] = E[Y] − E[(Y − c)⁺]``.  When the round's max win
-provably stays at or below the cap its effect is exactly 0; otherwise it comes
-from the round's win distribution (tagged as that distribution is).
+provably stays at or below the cap its effect is exactly 0.  Otherwise, when the
+round's tail bound (:data:`mathkit.stage.Tail`: the bounded stages at their bounds,
+Chernoff bounds where a feature has none) proves ``E[(Y − c)⁺]`` below
+:data:`NEGLIGIBLE` × the total bet, the RTP is reported without the cap's effect and
+with that bound as its error (``Outcome.error``, tagged ``markov``), and
+``P(Y > c)`` with its bound; otherwise the effect comes from the round's win
+distribution (tagged as that distribution is).
 """
 
 from __future__ import annotations
@@ -31,7 +36,10 @@ from ..play import RoundCap, Stake
 from ..stage import Level, Outcome, PlayLaw
 from .base import Block, Context, FeatureStats, Finding
 
-__all__ = ["Cap"]
+__all__ = ["NEGLIGIBLE", "Cap"]
+
+NEGLIGIBLE = 1e-9
+"""A cap effect proven below this many × the total bet is reported as a bound, not computed."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,9 +121,16 @@ class Cap(Block):
         return dist.capped(self.whole_credits(ctx))
 
     def level_needed(self, ctx: Context, outcome: Outcome) -> Level:
-        """The distribution, unless a bound on the round's win proves the cap is never reached."""
+        """The distribution, unless a bound on the round's win (or on its tail) proves the cap never or negligibly reached."""
         bounded = outcome.max_win is not None and outcome.max_win <= self.credits(ctx.total_bet, ctx.coins)
-        return "mean" if bounded else "distribution"
+        return "mean" if bounded or self.tail_bound(ctx, outcome) is not None else "distribution"
+
+    def tail_bound(self, ctx: Context, outcome: Outcome) -> tuple[float, float] | None:
+        """``(E[(Y − c)⁺] bound, P(Y > c) bound)`` from the round's tail bound, if it proves the effect negligible."""
+        if outcome.tail is None:
+            return None
+        b, q = outcome.tail(float(self.credits(ctx.total_bet, ctx.coins)))
+        return (b, q) if b <= NEGLIGIBLE * ctx.total_bet else None
 
     def transform(self, ctx: Context, outcome: Outcome) -> Outcome:
         cap = self.whole_credits(ctx)
@@ -123,8 +138,15 @@ class Cap(Block):
             return replace(outcome, components={**outcome.components, self.component: Fraction(0)},
                            methods={**outcome.methods, self.component: "exact"})
         if outcome.dist is None:
-            msg = f"{self.name}: the capped RTP needs the round's win distribution"
-            raise ModelError(msg)
+            bound = self.tail_bound(ctx, outcome)
+            if bound is None:
+                msg = f"{self.name}: the capped RTP needs the round's win distribution"
+                raise ModelError(msg)
+            zero: Fraction | float = Fraction(0) if isinstance(outcome.mean, Fraction) else 0.0
+            return replace(outcome, components={**outcome.components, self.component: zero},
+                           methods={**outcome.methods, self.component: "markov"},
+                           method=weakest(outcome.method, "markov"), error=outcome.error + bound[0],
+                           max_win=None if outcome.max_win is None else min(cap, outcome.max_win))
         d = outcome.dist
         capped = np.minimum(d.values, cap)
         uniq, inv = np.unique(capped, return_inverse=True)
@@ -156,18 +178,39 @@ class Cap(Block):
         game = ctx.game
         cap = self.credits(ctx.total_bet, ctx.coins)
         after = stats.extra.get("after")
+        before = stats.extra.get("before")
         top = after.max_win if isinstance(after, Outcome) else None
-        applied = top is not None and top <= cap
+        bound = self.tail_bound(ctx, before) if isinstance(before, Outcome) and isinstance(after, Outcome) \
+            and after.dist is None else None
+        applied = (top is not None and top <= cap) or bound is not None
         words = [game.description, *(f"{r.rule} {r.reading} {r.reason}" for r in game.readings)]
         text = " ".join(words).lower()
         m = self.multiple_of_bet(ctx.total_bet, ctx.coins)
         marks = {"cap", "max win", "maximum win", f"{float(m):,.0f}", f"{int(m)}"}
         disclosed = any(x in text for x in marks)
-        detail = (f"{self.describe(ctx.total_bet, ctx.coins)}; a round's win after the cap is at most "
-                  f"{'?' if top is None else f'{top:,}'} credits ({'applied' if applied else 'NOT applied'}); "
+        shown = (f"a round's win after the cap is at most {top:,} credits" if top is not None and top <= cap else
+                 f"a round's win passes the cap with probability ≤ {bound[1]:.3g}, which removes ≤ "
+                 f"{bound[0] / ctx.total_bet:.3g} × bet from the RTP (a proven bound)" if bound is not None
+                 else "a round's win after the cap is at most ? credits")
+        detail = (f"{self.describe(ctx.total_bet, ctx.coins)}; {shown} "
+                  f"({'applied' if applied else 'NOT applied'}); "
                   + ("disclosed in the game's description/readings" if disclosed
                      else "not disclosed: state the cap in the description or a [[readings]] entry"))
         return (Finding("cap", bool(applied and disclosed), detail),)
+
+    def limit_reached(self, ctx: Context, stats: FeatureStats) -> tuple[Figure, bool] | None:
+        """``(P(round reaches the cap), is a bound)``: 0 under a max win, the tail's bound, or from the distribution."""
+        before = stats.extra.get("before")
+        if not isinstance(before, Outcome):
+            return None
+        cap = self.credits(ctx.total_bet, ctx.coins)
+        if before.max_win is not None and before.max_win <= cap:
+            return Figure.of(Fraction(0)), False
+        if before.dist is None:
+            bound = self.tail_bound(ctx, before)
+            return None if bound is None else (Figure(bound[1], "markov"), True)
+        p = float(before.dist.probs[before.dist.values >= float(cap)].sum())
+        return Figure(p, weakest(before.method, "markov")), False
 
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
         bet = ctx.total_bet
@@ -175,18 +218,29 @@ class Cap(Block):
         after = stats.extra.get("after")
         cap = self.credits(bet, ctx.coins)
         figures: list[tuple[str, Figure]] = [("cap (× bet)", Figure.of(cap / bet)), ("cap (credits)", Figure.of(cap))]
-        if isinstance(before, Outcome) and isinstance(after, Outcome):
+        reached = self.limit_reached(ctx, stats)
+        if isinstance(before, Outcome) and isinstance(after, Outcome) and reached is not None:
+            p_cap, is_bound = reached
             loss = after.components.get(self.component, 0)
             if before.max_win is not None and before.max_win <= cap:
                 figures += [("largest possible round win (credits)", Figure.of(before.max_win)),
-                            ("P(round reaches the cap)", Figure.of(Fraction(0))),
+                            ("P(round reaches the cap)", p_cap),
                             ("RTP removed by the cap", Figure.of(Fraction(0)))]
-            elif before.dist is not None:
-                p = float(before.dist.probs[before.dist.values >= float(cap)].sum())
-                figures += [("P(round reaches the cap)", Figure(p, weakest(before.method, "markov"))),
-                            ("RTP removed by the cap", Figure(float(loss) / bet, weakest(before.method, "markov")))]
-        notes = ("the cap applies to the whole round: base spin and every feature it leads to",
-                 self.describe(bet, ctx.coins))
+            elif is_bound:
+                bound = self.tail_bound(ctx, before)
+                assert bound is not None
+                figures += [("P(round reaches the cap) ≤ (bound)", p_cap),
+                            ("RTP removed by the cap ≤ (bound)", Figure(bound[0] / bet, "markov"))]
+            else:
+                figures += [("P(round reaches the cap)", p_cap),
+                            ("RTP removed by the cap", Figure(float(loss) / bet, p_cap.method))]
+        notes: tuple[str, ...] = ("the cap applies to the whole round: base spin and every feature it leads to",
+                                  self.describe(bet, ctx.coins))
+        if isinstance(before, Outcome) and before.dist is None and self.tail_bound(ctx, before) is not None:
+            notes += ("no bound keeps every round below the cap (a feature is unbounded or its bound is above it); "
+                      "the bounded stages at their bounds and Chernoff bounds on the features' exponential moments "
+                      f"prove E[(round − cap)⁺] ≤ the bound shown, below {NEGLIGIBLE:g} × bet: the RTP is reported "
+                      "with that bound as its error",)
         return FeatureSection(self.title, tuple(figures), notes=notes)
 
     # --- the simulator ------------------------------------------------------------------

@@ -10,6 +10,7 @@ TOML (one feature as a table, several as an array of tables with ``name``)::
     multiplier = 2             # line wins ×2 (optional, 1)
     multiply_scatter = false   # scatter wins ×2 too (optional)
     max_spins = 50             # at most this many spins in one feature (optional)
+    from_feature = "respins"   # entered only from that feature's exits, not by the base spin (optional)
 
 The maths (a chain over spins left, see :mod:`mathkit.freespins`): one free
 spin's exact joint law of (win, spins added) comes from the engine; without a
@@ -17,6 +18,14 @@ spin limit the closed forms apply (Wald: ``E[N | n] = n / (1 − m)``), with one
 chain's exact linear solves; the feature's distribution from Kemperman's length
 law and one FFT.  The fast mean path needs no enumeration: ``E[W | n] = E[N | n] ·
 E[X]`` (Wald's identity: a spin's win is independent of the spins before it).
+With retriggers and no spin limit the win has no bound; its tail is bounded for a
+cap by the feature's exponential moment (:func:`mathkit.markov.tails.branching_log_mgf`).
+
+Helpers shared with the other free-spin blocks (:mod:`mathkit.features.multiplier_spins`,
+:mod:`mathkit.features.sticky_spins`): how a feature entered from another one is
+validated (:class:`EnteredSpins`), and a feature's values over many held-cell windows
+when its entry depends only on the number of triggers (:func:`held_counts`,
+:func:`entry_facts`).
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Self
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import GameError, ModelError
 from ..fields import boolean, check_keys, count_table, integer, string
@@ -35,16 +45,139 @@ from ..figures import FeatureSection, Figure, Method
 from ..freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_distribution, retrigger_rule
 from ..game import Game, Role, at_most
 from ..markov import geometric_check
+from ..markov.tails import THETAS, branching_log_mgf, chernoff
 from ..play import Add, Const, Count, Goto, Grant, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
-from ..stage import Branch, Entry, Level, SpinModel, StageLaw
-from .base import Block, Context, FeatureStats, MaxWin, Termination
+from ..stage import (
+    Branch,
+    Entry,
+    HeldCells,
+    HeldValues,
+    Level,
+    Number,
+    Ratios,
+    SpinModel,
+    StageLaw,
+    Tail,
+    lazy_tail,
+    tail_of,
+)
+from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 
-__all__ = ["FreeSpins"]
+__all__ = ["EnteredSpins", "FreeSpins", "entry_facts", "held_counts"]
 
+IntArray = npt.NDArray[np.int64]
 SURVIVAL_AT = (10, 20, 30, 50, 100)
 FEATURE_TAILS = (10, 50, 100, 500, 1000)
 TOL = 1e-13
-KEYS = ("name", "trigger", "awards", "retriggers", "reels", "multiplier", "multiply_scatter", "max_spins")
+KEYS = ("name", "trigger", "awards", "retriggers", "reels", "multiplier", "multiply_scatter", "max_spins", "from_feature")
+
+
+class EnteredSpins(Block):
+    """What every free-spin block shares: a trigger scatter, a reel set of its own and, optionally,
+    the feature it is entered from (``from_feature``: then the base spin never starts it itself).
+
+    Examples
+    --------
+    >>> fs = FreeSpins(name="f", trigger="S", awards=((3, 10),), reels="free", from_feature="respins")
+    >>> fs.reel_sets(), fs.with_source({"spins": 5})
+    (('free',), {'spins': 5, 'from_feature': 'respins'})
+    """
+
+    trigger: str
+    reels: str
+    from_feature: str | None
+
+    def with_source(self, out: dict[str, Any]) -> dict[str, Any]:
+        """The block's table ``out`` with its ``from_feature`` (where it has one)."""
+        return out if self.from_feature is None else {**out, "from_feature": self.from_feature}
+
+    def reel_sets(self) -> tuple[str, ...]:
+        return (self.reels,)
+
+    def validate(self, game: Game, where: str) -> None:
+        """The trigger is a scatter; the reel set and the source feature exist."""
+        if self.trigger not in game.symbol_names or not game.symbol(self.trigger).is_scatter:
+            scat = ", ".join(s.name for s in game.scatters) or "(declare a scatter symbol)"
+            msg = f"trigger {self.trigger!r} is not a scatter symbol"
+            raise GameError(msg, field=f"{where}.trigger", fix=f"use one of: {scat}")
+        names = [rs.name for rs in game.reel_sets]
+        if self.reels not in names:
+            msg = f"no reel set {self.reels!r}"
+            raise GameError(msg, field=f"{where}.reels", fix=f"use one of: {', '.join(names)}")
+        source = self.from_feature
+        if source is not None and (source == self.name or source not in [f.name for f in game.features]):
+            msg = f"no other feature named {source!r}"
+            raise GameError(msg, field=f"{where}.from_feature",
+                            fix=f"name the feature it follows: {', '.join(f.name for f in game.features if f is not self)}")
+
+    def trigger_digits(self, game: Game) -> tuple[str, ...]:
+        return () if self.from_feature is not None else self.base_digits(game)
+
+    def base_digits(self, game: Game) -> tuple[str, ...]:
+        """The digits the base spin must observe to start the block (when no ``from_feature``)."""
+        return (self.trigger,)
+
+
+def held_counts(held: HeldCells, least: int) -> IntArray:
+    """The number of held cells of every window (0 where fewer than ``least``)."""
+    counts = np.array([int(m).bit_count() for m in held.masks.tolist()], dtype=np.int64)
+    return np.where(counts >= least, counts, 0)
+
+
+def entry_facts(block: Block, ctx: RoundContext, held: HeldCells, level: Level, counts: IntArray) -> HeldValues:
+    """A feature's values over held-cell windows when its entry depends only on the count (``counts``, 0: not entered).
+
+    Every distinct count is solved once (:meth:`~mathkit.features.Block.law` from the entry the
+    count gives) and spread over the windows.
+    """
+    laws: dict[int, StageLaw] = {}
+    for k in sorted(set(counts.tolist()) - {0}):
+        e = block.entry({held.symbol: k})
+        if e is not None:
+            laws[k] = block.law(ctx, e, level)
+    idx = np.asarray(counts, dtype=np.int64)
+    size = int(idx.max(initial=0)) + 1
+
+    def pick(fn: Any) -> Ratios | npt.NDArray[np.float64]:
+        """``fn(law)`` of every window's count (0 where the count starts nothing)."""
+        table = {k: fn(law) for k, law in laws.items()}
+        if ctx.precision != "exact":
+            out = np.zeros(size)
+            for k, v in table.items():
+                out[k] = float(v)
+            return out[idx]
+        fr = {k: Fraction(v) for k, v in table.items()}
+        den = math.lcm(1, *(f.denominator for f in fr.values()))
+        num = np.zeros(size, dtype=object)
+        for k, f in fr.items():
+            num[k] = int(f * den)
+        return Ratios(num[idx], den)
+
+    zero = Fraction(0)
+    mean = pick(lambda law: law.mean)
+    m2 = pick(lambda law: law.branches[()].m2 or zero) if level != "mean" else None
+    tops = [law.branches[()].top for law in laws.values()]
+    top = None if any(t is None for t in tops) else max((int(t) for t in tops if t is not None), default=0)
+    names = {n for law in laws.values() for n in law.facts}
+    facts = {n: pick(lambda law, n=n: law.facts.get(n, zero)) for n in names}
+
+    seen: dict[float, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
+
+    def tail(t: float) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        if t not in seen:
+            b = np.zeros(size)
+            q = np.zeros_like(b)
+            for k, law in laws.items():
+                br = law.branches[()]
+                fn = tail_of(br.top, br.tail)
+                b[k], q[k] = (np.inf, 1.0) if fn is None else fn(t)
+            seen[t] = b[idx], q[idx]
+        return seen[t]
+
+    method: Method = "exact"
+    for law in laws.values():
+        method = law.method if law.method != "exact" else method
+    return HeldValues(mean, m2, top, facts, tail, method)
 
 
 def _n(entry: Entry) -> int:
@@ -56,7 +189,7 @@ def _n(entry: Entry) -> int:
 
 
 @dataclass(frozen=True, kw_only=True)
-class FreeSpins(Block):
+class FreeSpins(EnteredSpins):
     """A free-spin feature triggered by scatters.
 
     Parameters
@@ -94,6 +227,7 @@ class FreeSpins(Block):
     multiplier: int = 1
     multiply_scatter: bool = False
     max_spins: int | None = None
+    from_feature: str | None = None
 
     # --- data ---------------------------------------------------------------------------
     @classmethod
@@ -104,6 +238,7 @@ class FreeSpins(Block):
                 msg = "missing field"
                 raise GameError(msg, field=f"{where}.{k}", fix="free spins need trigger, awards and reels")
         max_spins = data.get("max_spins")
+        src = data.get("from_feature")
         return cls(
             name=name,
             trigger=string(data["trigger"], f"{where}.trigger"),
@@ -113,6 +248,7 @@ class FreeSpins(Block):
             multiplier=integer(data.get("multiplier", 1), f"{where}.multiplier", minimum=1),
             multiply_scatter=boolean(data.get("multiply_scatter", False), f"{where}.multiply_scatter"),
             max_spins=None if max_spins is None else integer(max_spins, f"{where}.max_spins", minimum=1),
+            from_feature=None if src is None else string(src, f"{where}.from_feature"),
         )
 
     def table(self) -> dict[str, Any]:
@@ -124,23 +260,13 @@ class FreeSpins(Block):
         }
         if self.max_spins is not None:
             out["max_spins"] = self.max_spins
-        return out
-
-    def reel_sets(self) -> tuple[str, ...]:
-        return (self.reels,)
+        return self.with_source(out)
 
     def symbols(self) -> tuple[str, ...]:
         return (self.trigger,)
 
     def validate(self, game: Game, where: str) -> None:
-        if self.trigger not in game.symbol_names or not game.symbol(self.trigger).is_scatter:
-            scat = ", ".join(s.name for s in game.scatters) or "(declare a scatter symbol)"
-            msg = f"trigger {self.trigger!r} is not a scatter symbol"
-            raise GameError(msg, field=f"{where}.trigger", fix=f"use one of: {scat}")
-        names = [rs.name for rs in game.reel_sets]
-        if self.reels not in names:
-            msg = f"no reel set {self.reels!r}"
-            raise GameError(msg, field=f"{where}.reels", fix=f"use one of: {', '.join(names)}")
+        super().validate(game, where)
         if not self.awards or all(v == 0 for _, v in self.awards):
             msg = "no spins awarded"
             raise GameError(msg, field=f"{where}.awards", fix="write e.g. { 3 = 10 }")
@@ -156,11 +282,8 @@ class FreeSpins(Block):
         return 0 if best is None else int(best[1])
 
     # --- the round ----------------------------------------------------------------------
-    def trigger_digits(self, game: Game) -> tuple[str, ...]:
-        return (self.trigger,)
-
     def entry(self, digits: Mapping[str, int]) -> Entry | None:
-        n = self.award(digits[self.trigger])
+        n = self.award(digits.get(self.trigger, 0))
         if self.max_spins is not None:
             n = min(n, self.max_spins)
         return n if n > 0 else None
@@ -212,17 +335,42 @@ class FreeSpins(Block):
 
     def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
         n = _n(entry)
+        top = self._top(ctx)
+        tail = None if top is not None else lazy_tail(lambda: self.tail(ctx, n))
+        spins = self.expected_spins(ctx, n)
+        facts: dict[str, Number] = {"spins awarded": Fraction(n), "expected length": spins}
         if level == "mean":
             per_spin = sum(ctx.means(self.model(ctx)).values(), Fraction(0))
-            mean = self.expected_spins(ctx, n) * per_spin
-            return StageLaw({(): Branch(Fraction(1), mean, top=self._top(ctx))}, {self.component: mean}, "exact", level)
+            mean = spins * per_spin
+            return StageLaw({(): Branch(Fraction(1), mean, top=top, tail=tail)}, {self.component: mean}, "exact", level,
+                            facts)
         chain = self.chain(ctx)
         mo = chain.moments(n)
         method: Method = "exact" if isinstance(mo.var_win, Fraction) else "markov"
         m2 = mo.var_win + mo.mean_win**2
         dist = feature_distribution(chain, n, tol=TOL) if level == "distribution" else None
-        return StageLaw({(): Branch(Fraction(1), mo.mean_win, m2, dist, self._top(ctx))}, {self.component: mo.mean_win},
-                        method, level)
+        return StageLaw({(): Branch(Fraction(1), mo.mean_win, m2, dist, top, tail)}, {self.component: mo.mean_win},
+                        method, level, facts)
+
+    def tail(self, ctx: Context, n: int) -> Tail:
+        """A Chernoff bound of the feature's win tail from ``n`` spins (for a cap; retriggers unbounded)."""
+        def compute() -> tuple[float, ...]:
+            law = self.spin_law(ctx)
+            probs = law.weights / law.cycle
+            bet = ctx.total_bet
+            return tuple(branching_log_mgf(law.wins.astype(np.float64), law.added.astype(np.float64), probs, th / bet)
+                         for th in THETAS)
+
+        def bound() -> Tail:
+            logs = ctx.shared(("branching mgf", self), (self.reels,), compute)
+            bet = ctx.total_bet
+            table = dict(zip([th / bet for th in THETAS], logs, strict=True))
+            return chernoff(lambda th: n * table[th], list(table))
+
+        return ctx.once(("free-spin tail", self.name, n), bound)
+
+    def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
+        return entry_facts(self, ctx, held, level, held_counts(held, 1))
 
     def _top(self, ctx: Context) -> int | None:
         mw = self.max_win(ctx)
@@ -270,20 +418,23 @@ class FreeSpins(Block):
             ("trigger frequency (1 in N)", Figure.of(1 / p_trig) if p_trig else Figure(math.inf, "exact")),
         ]
         if not p_trig:
-            return FeatureSection(self.title, tuple(figures), notes=self._notes(None))
+            return FeatureSection(self.heading, tuple(figures), notes=self._notes(None))
         given = {e: p / p_trig for e, p in stats.entries.items()}
-        mean_award = sum((_n(e) * q for e, q in given.items()), Fraction(0))
+        mean_award = sum((stats.laws[e].facts["spins awarded"] * q for e, q in given.items()), Fraction(0))
         p_add = self.added_law(ctx)
         figures += [("spins awarded (average)", Figure.of(mean_award)),
                     ("P(retrigger) per free spin", Figure.of(1 - p_add.get(0, Fraction(0)))),
                     ("spins added per free spin m", Figure.of(sum((a * q for a, q in p_add.items()), Fraction(0))))]
         if stats.level == "mean":
-            spins = sum((q * self.expected_spins(ctx, _n(e)) for e, q in given.items()), Fraction(0))
+            spins = sum((q * stats.laws[e].facts["expected length"] for e, q in given.items()), Fraction(0))
             win = sum((q * stats.laws[e].mean for e, q in given.items()), Fraction(0))
             figures += [("expected length (spins)", Figure.of(spins)),
                         ("average feature win (× bet)", Figure.of(win / bet)),
                         ("RTP contribution", Figure.of(p_trig * win / bet))]
-            return FeatureSection(self.title, tuple(figures), notes=self._notes(None))
+            return FeatureSection(self.heading, tuple(figures), notes=self._notes(None))
+        if any(not isinstance(e, int) for e in given):
+            msg = f"{self.name}: moments of free spins entered from another feature's held cells are not available yet"
+            raise ModelError(msg)
         chain = self.chain(ctx)
         mo = {e: chain.moments(_n(e)) for e in given}
         e_n = sum((q * mo[e].mean_spins for e, q in given.items()), Fraction(0))
@@ -319,7 +470,7 @@ class FreeSpins(Block):
                 p = float(probs[values >= x * bet].sum())
                 rows.append((f"{x}", f"{p:.6g}", f"{1 / p:,.0f}" if p > 0 else "never"))
             table = tuple(rows)
-        return FeatureSection(self.title, tuple(figures), table, self._notes(chain))
+        return FeatureSection(self.heading, tuple(figures), table, self._notes(chain))
 
     def _notes(self, chain: FreeSpinChain | None) -> tuple[str, ...]:
         mult = f"×{self.multiplier}" if self.multiply_scatter else "not multiplied"
@@ -333,8 +484,9 @@ class FreeSpins(Block):
         else:
             notes += ("mean figures from per-reel algebra: E[W] = E[N]·E[X] (Wald's identity)",)
         if self.max_spins is None and any(v > 0 for _, v in self.retriggers):
-            notes += ("retriggers have no limit, so a feature's win has no upper bound: the largest win shown is where "
-                      "the computed distribution ends (its truncated mass is reported)",)
+            notes += ("retriggers have no limit, so a feature's win has no upper bound" + (
+                ": the largest win shown is where the computed distribution ends (its truncated mass is reported)"
+                if chain is not None else ""),)
         return notes
 
     # --- the simulator ------------------------------------------------------------------

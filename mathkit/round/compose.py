@@ -23,6 +23,7 @@ workbench and the tuner use), ``"moments"`` adds exact second moments,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,7 +36,27 @@ from ..errors import ModelError
 from ..features.base import Block, FeatureStats, modified
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
-from ..stage import Branch, Entry, Exit, JointLaw, Level, Number, Outcome, PlayLaw, SpinModel, SpinPlay, StageLaw
+from ..stage import (
+    Branch,
+    Drawn,
+    Entry,
+    Exit,
+    JointLaw,
+    Level,
+    LineTable,
+    Number,
+    Outcome,
+    PlayLaw,
+    Precision,
+    Spin,
+    SpinModel,
+    SpinPlay,
+    StageLaw,
+    Tail,
+    memo_tail,
+    tail_of,
+    tail_plus,
+)
 from .engine import Engine, T
 
 __all__ = ["RoundAnalysis", "RoundEngine", "analyse", "as_block", "rtp_breakdown", "transforms"]
@@ -58,7 +79,7 @@ def transforms(game: Game) -> list[Block]:
     return sorted(blocks, key=lambda b: b.phase)
 
 
-def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level, label: str,
+def _stage(engine: Engine, model: Spin, seqs: Sequence[Block], level: Level, label: str,
            observe: tuple[str, ...] = (), group: Callable[[Mapping[str, int]], Hashable] | None = None) -> StageLaw:
     """The law of one spin: branches by the features it starts, its mean by component.
 
@@ -123,29 +144,32 @@ def _merge(branches: Sequence[Branch], level: Level) -> Branch:
     top: int | None = 0
     for b in branches:
         top = None if top is None or b.top is None else max(top, b.top)
+    tail = None if p == 0 or all(b.tail is None for b in branches) else _mixed_tail(
+        [(b.p, b.top, b.tail) for b in branches], p)
     if level == "mean" or p == 0:
-        return Branch(p, top=top)
+        return Branch(p, top=top, tail=tail)
     mean = sum((b.p * b.mean for b in branches if b.mean is not None), Fraction(0)) / p
     m2 = sum((b.p * b.m2 for b in branches if b.m2 is not None), Fraction(0)) / p
     dist = None
     if level == "distribution":
         d = mix([(float(b.p / p), b.dist) for b in branches if b.dist is not None])
         dist = PlayLaw(d.values, d.probs, d.lost_mass)
-    return Branch(p, mean, m2, dist, top)
+    return Branch(p, mean, m2, dist, top, tail)
 
 
 def _then(br: Branch, after: Outcome, level: Level) -> Branch:
     """A branch's win followed by the outcome of what it leads to (independent given the branch)."""
     top = None if br.top is None or after.max_win is None else br.top + after.max_win
+    tail = None if top is not None else tail_plus([(br.top, br.tail), (after.max_win, after.tail)])
     if level == "mean":
-        return Branch(br.p, top=top)
+        return Branch(br.p, top=top, tail=tail)
     assert br.mean is not None and br.m2 is not None and after.m2 is not None
     m2 = br.m2 + 2 * br.mean * after.mean + after.m2
     dist = None
     if level == "distribution":
         assert br.dist is not None and after.dist is not None
         dist = convolve(br.dist, after.dist)
-    return Branch(br.p, br.mean + after.mean, m2, dist, top)
+    return Branch(br.p, br.mean + after.mean, m2, dist, top, tail)
 
 
 def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
@@ -161,9 +185,49 @@ def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
             comps[k] = comps.get(k, Fraction(0)) + q * v
         for key, br in law.branches.items():
             if q * br.p:
-                by_key.setdefault(key, []).append(Branch(q * br.p, br.mean, br.m2, br.dist, br.top))
+                by_key.setdefault(key, []).append(Branch(q * br.p, br.mean, br.m2, br.dist, br.top, br.tail))
     branches = {key: _merge(bs, level) for key, bs in by_key.items()}
     return StageLaw(branches, comps, method, level)  # type: ignore[arg-type]
+
+
+def _mixed_tail(parts: Sequence[tuple[Number, int | None, Tail | None]], total: Number) -> Tail | None:
+    """The tail bound of a mixture: parts ``(probability, top, tail)``, conditional on the mixture (weight ``total``)."""
+    tails = [(float(p) / float(total), tail_of(top, tail)) for p, top, tail in parts if p]
+    if any(t is None for _, t in tails):
+        return None
+    known = [(q, t) for q, t in tails if t is not None]
+
+    def tail(t: float) -> tuple[float, float]:
+        b = q = 0.0
+        for w, fn in known:
+            bi, qi = fn(t)
+            b, q = b + w * bi, q + w * qi
+        return b, min(q, 1.0)
+
+    return memo_tail(tail)
+
+
+def _node_tail(parts: Sequence[tuple[float, int | None, Tail | None, Outcome]]) -> Tail:
+    """The tail bound of a stage and what follows: its branches ``(p, own top, own tail, after)`` mixed.
+
+    Built when first asked (most rounds never are); a branch whose bounds add up below the threshold
+    costs nothing; ``(inf, 1)`` where a part has no bound at all.
+    """
+    total = math.fsum(p for p, _, _, _ in parts)
+
+    def tail(t: float) -> tuple[float, float]:
+        b = q = 0.0
+        for p, top, own, after in parts:
+            if top is not None and after.max_win is not None and top + after.max_win <= t:
+                continue
+            fn = tail_plus([(top, own), (after.max_win, after.tail)])
+            if fn is None:
+                return math.inf, 1.0
+            bi, qi = fn(t)
+            b, q = b + p * bi, q + p * qi
+        return b / total, min(q / total, 1.0)
+
+    return memo_tail(tail)
 
 
 def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
@@ -193,7 +257,15 @@ def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
     top: int | None = 0
     for o in outcomes:
         top = None if top is None or o.max_win is None else top + o.max_win
-    return Outcome(mean, comps, method, m2, dist, top, methods)
+    parts = [(o.max_win, o.tail) for o in outcomes]
+    if len(parts) == 1:
+        return Outcome(mean, comps, method, m2, dist, top, methods, parts[0][1])
+
+    def tail(t: float) -> tuple[float, float]:
+        fn = tail_plus(parts)
+        return (math.inf, 1.0) if fn is None else fn(t)
+
+    return Outcome(mean, comps, method, m2, dist, top, methods, memo_tail(tail))
 
 
 class _Composer:
@@ -225,7 +297,14 @@ class _Composer:
                 if name not in self.blocks or self.blocks[name].role != "sequence":
                     msg = f"a stage leads to {name!r}, which is not a sequence feature of the game"
                     raise ModelError(msg)
-                self.laws[node] = self.blocks[name].law(self.ctx, entry, self.level)
+                if isinstance(entry, Drawn):  # the stage that draws the entry averages the feature over it
+                    if entry.source not in self.blocks:
+                        msg = f"a drawn entry of {name!r} comes from {entry.source!r}, which is not a feature of the game"
+                        raise ModelError(msg)
+                    law = self.blocks[entry.source].drawn_law(self.ctx, entry.key, self.blocks[name], self.level)
+                    self.laws[node] = law
+                else:
+                    self.laws[node] = self.blocks[name].law(self.ctx, entry, self.level)
         return self.laws[node]
 
     def after(self, key: Exit) -> Outcome:
@@ -247,8 +326,11 @@ class _Composer:
         method: Method = law.method
         dists: list[tuple[float, PlayLaw]] = []
         top: int | None = 0
+        parts: list[tuple[float, int | None, Tail | None, Outcome]] = []
         for key, br in law.branches.items():
             after = self.after(key)
+            if br.p:
+                parts.append((float(br.p), br.top, br.tail, after))
             method = weakest(method, after.method)
             mean = mean + br.p * after.mean
             for k, v in after.components.items():
@@ -263,7 +345,8 @@ class _Composer:
             top = None if top is None or both.top is None else max(top, both.top)
         self._active.discard(node)
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
-                      mix(dists) if self.level == "distribution" else None, top, methods)
+                      mix(dists) if self.level == "distribution" else None, top, methods,
+                      _node_tail(parts))
         self.outcomes[node] = out
         return out
 
@@ -381,19 +464,32 @@ class RoundEngine:
     def base_model(self) -> SpinModel:
         return self.engine.base_model()
 
+    @property
+    def precision(self) -> Precision:
+        return self.engine.precision
+
     def once(self, key: Hashable, compute: Callable[[], T]) -> T:
         return self.engine.once(key, compute)
 
-    def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
+    def shared(self, key: Hashable, reels: tuple[str, ...], compute: Callable[[], T]) -> T:
+        return self.engine.shared(key, reels, compute)
+
+    def joint(self, model: Spin, digits: tuple[str, ...] = ()) -> JointLaw:
         return self.engine.joint(model, digits)
 
-    def means(self, model: SpinModel) -> Mapping[str, Fraction]:
+    def means(self, model: Spin) -> Mapping[str, Fraction]:
         return self.engine.means(model)
 
-    def digit_law(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
+    def digit_law(self, model: Spin, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
         return self.engine.digit_law(model, names)
 
-    def win_bound(self, model: SpinModel) -> int:
+    def reel_laws(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], ...]:
+        return self.engine.reel_laws(model, names)
+
+    def line_table(self, model: SpinModel, symbol: str) -> LineTable:
+        return self.engine.line_table(model, symbol)
+
+    def win_bound(self, model: Spin) -> int:
         return self.engine.win_bound(model)
 
     def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
@@ -407,12 +503,16 @@ def _compose(engine: Engine, level: Level) -> tuple[_Composer, Outcome]:
 
 
 def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
-            level: Level = "distribution", parallel: bool = False) -> RoundAnalysis:
+            level: Level = "distribution", parallel: bool = False, precision: Precision = "exact",
+            sections: bool = True) -> RoundAnalysis:
     """Compose the round of ``game`` at one bet to ``level``, raising it where a transform needs more.
 
-    A cap whose effect no max-win bound proves to be zero needs the round's
-    distribution, so a ``"mean"`` or ``"moments"`` analysis of such a game is
-    raised to ``"distribution"``.
+    A cap whose effect no max-win bound proves to be zero (nor a tail bound
+    proves negligible) needs the round's distribution, so a ``"mean"`` or
+    ``"moments"`` analysis of such a game is raised to ``"distribution"``.
+    ``precision="float"`` lets the blocks solve their chains in floating point
+    (the workbench's quick view); the figures are then tagged ``markov``.
+    ``sections=False`` leaves the blocks' PAR sections out (the RTP alone).
 
     Examples
     --------
@@ -421,7 +521,7 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
     >>> sorted(a.breakdown()), a.outcome.method
     (['free spins', 'lines', 'scatter'], 'exact')
     """
-    engine = Engine(game, reels, lines=lines, coins=coins, parallel=parallel)
+    engine = Engine(game, reels, lines=lines, coins=coins, parallel=parallel, precision=precision)
     comp, outcome = _compose(engine, level)
     needed = max((LEVELS.index(b.level_needed(engine, outcome)) for b in transforms(game)), default=0)
     if needed > LEVELS.index(level):
@@ -441,14 +541,16 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
         before = outcome
         outcome = block.transform(engine, outcome)
         stats[block.name] = FeatureStats({(): Fraction(1)}, {}, {}, level, {"before": before, "after": outcome})
-    sections = tuple(s for s in (comp.blocks[f.name].section(comp.ctx, stats[f.name]) for f in game.features)
-                     if s is not None)
-    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, sections)
+    shown = tuple(s for s in (comp.blocks[f.name].section(comp.ctx, stats[f.name]) for f in game.features)
+                  if s is not None) if sections else ()
+    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, shown)
 
 
 def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = None,
-                  coins: int | None = None) -> dict[str, Number]:
+                  coins: int | None = None, precision: Precision = "exact") -> dict[str, Number]:
     """Exact RTP of a whole round by component, from per-reel algebra (no enumeration where it can be avoided).
+
+    ``precision="float"``: the blocks solve their chains in floating point (the quick view of an edit).
 
     Examples
     --------
@@ -457,4 +559,4 @@ def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = N
     >>> sorted(parts), float(sum(parts.values())) > 0.9
     (['free spins', 'lines', 'scatter'], True)
     """
-    return analyse(game, reels, lines=lines, coins=coins, level="mean").breakdown()
+    return analyse(game, reels, lines=lines, coins=coins, level="mean", precision=precision, sections=False).breakdown()

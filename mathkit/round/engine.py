@@ -5,17 +5,21 @@ It answers the blocks' questions about spins — the exact joint law of a spin's
 win and observations (full-cycle enumeration, :mod:`mathkit.exact`), exact mean
 wins by component and exact laws of observation digits (per-reel algebra,
 :mod:`mathkit.rtp`, no enumeration) — and caches every answer, so a spin model
-asked for by several blocks is computed once.
+asked for by several blocks is computed once.  Answers about spins are also kept
+across engines (a bounded cache keyed by the content they depend on: the pay
+rules, the bet, the one reel set the spin draws from, the observation digits), so
+after an edit of one reel set only the spins drawing from it are computed again.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -25,8 +29,8 @@ from ..errors import ModelError
 from ..exact import SpinMaths
 from ..features.base import Block
 from ..game import Game
-from ..rtp import spin_rtp
-from ..stage import JointLaw, SpinModel
+from ..rtp import forced_line_credits, spin_rtp
+from ..stage import JointLaw, LineTable, Overlay, Precision, Spin, SpinModel, cell_bits
 from ..stops import StopTables, observed, stop_tables
 from ..tables import PayTables, pay_tables
 
@@ -37,6 +41,8 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 CLASS_LIMIT = 4096
 """The most classes a spin with products is enumerated in (one enumeration each)."""
+SHARED_SIZE = 4096
+_SHARED: OrderedDict[Hashable, object] = OrderedDict()
 
 
 class Engine:
@@ -52,6 +58,9 @@ class Engine:
         The bet analysed (default: the game's default bet).
     parallel
         Use the parallel enumeration kernel.
+    precision
+        ``"exact"`` (Fractions) or ``"float"``: what the blocks' own solves use (the engine's
+        answers stay exact either way; blocks may answer in floating point when asked to).
 
     Examples
     --------
@@ -63,8 +72,9 @@ class Engine:
     """
 
     def __init__(self, game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
-                 parallel: bool = False) -> None:
+                 parallel: bool = False, precision: Precision = "exact") -> None:
         self._game = game
+        self._precision: Precision = precision
         self.reels = game.reel_set(reels).name
         self._lines = game.bet.lines if lines is None else lines
         self._coins = game.bet.coins[0] if coins is None else coins
@@ -72,6 +82,8 @@ class Engine:
         self._total_bet = pay_tables(game, lines=self._lines, coins=self._coins).total_bet
         self._memo: dict[Hashable, object] = {}
         self._digits = {d.name: d for f in game.features if isinstance(f, Block) for d in f.digits(game)}
+        self._content: dict[str, tuple[Any, ...]] = {}
+        self._hashes: dict[int, int] = {}
 
     @property
     def game(self) -> Game:
@@ -89,11 +101,61 @@ class Engine:
     def coins(self) -> int:
         return self._coins
 
+    @property
+    def precision(self) -> Precision:
+        return self._precision
+
     def once(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()`` the first time ``key`` is asked for, the cached value after."""
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]  # type: ignore[return-value]
+
+    def shared(self, key: Hashable, reels: tuple[str, ...], compute: Callable[[], T]) -> T:
+        """:meth:`once`, and kept across engines: for a value that depends only on the pay rules, the bet, the
+        precision, the reel sets ``reels`` and what ``key`` holds (the blocks asking, by value).
+
+        After an edit of another reel set the value is reused; any change to what it depends on computes it anew.
+        """
+        return self._spin_once(("block", key, self._precision), reels, compute)
+
+    def _content_of(self, reels: str) -> tuple[Any, ...]:
+        if reels not in self._content:
+            g = self._game
+            self._content[reels] = (g.symbols, g.line_pays, g.scatter_pays, g.paylines, g.bet, g.pay_mode,
+                                    g.reel_set(reels), self._lines, self._coins, tuple(sorted(self._digits.items())))
+        return self._content[reels]
+
+    def _hash_of(self, content: tuple[Any, ...]) -> int:
+        if id(content) not in self._hashes:
+            self._hashes[id(content)] = hash(content)
+        return self._hashes[id(content)]
+
+    def _spin_once(self, key: Hashable, reels: str | tuple[str, ...], compute: Callable[[], T]) -> T:
+        """:meth:`once` for an answer about spins of reel set(s) ``reels``, shared across engines by content."""
+        if key in self._memo:
+            return self._memo[key]  # type: ignore[return-value]
+        names = (reels,) if isinstance(reels, str) else tuple(dict.fromkeys(reels))
+        if names:
+            rules = tuple(self._content_of(r) for r in names)
+        else:  # the pay rules and the bet alone
+            if "" not in self._content:
+                c = self._content_of(self.reels)
+                self._content[""] = (*c[:6], None, *c[7:])
+            rules = (self._content[""],)
+        shared = (tuple(self._hash_of(r) for r in rules), key)  # looked up by content hashes, confirmed by the content
+        hit: Any = _SHARED.get(shared)
+        value: Any
+        if hit is not None and hit[0] == rules:
+            _SHARED.move_to_end(shared)
+            value = hit[1]
+        else:
+            value = compute()
+            _SHARED[shared] = (rules, value)
+            if len(_SHARED) > SHARED_SIZE:
+                _SHARED.popitem(last=False)
+        self._memo[key] = value
+        return value  # type: ignore[no-any-return]
 
     def base_model(self) -> SpinModel:
         return SpinModel(self.reels)
@@ -120,13 +182,13 @@ class Engine:
 
         def compute() -> StopTables:
             wanted = observed(self._game, model, digits)
-            full = self.once(("stops", key, None),
-                             lambda: stop_tables(self._game, model, tuple(self._digits), self._digits))
+            full = self._spin_once(("stops", key, None), model.reels,
+                                   lambda: stop_tables(self._game, model, tuple(self._digits), self._digits))
             if all(d in full.digits for d in wanted):
                 return full.only(wanted)
             return stop_tables(self._game, model, digits, self._digits)
 
-        return self.once(("stops", key, digits), compute)
+        return self._spin_once(("stops", key, digits), model.reels, compute)
 
     def spin_maths(self, model: SpinModel) -> SpinMaths:
         """The full-cycle maths of a plain spin of the model's reel set and lines (before its multipliers)."""
@@ -142,7 +204,7 @@ class Engine:
             jc = self._enumerate(plain, ())
             return SpinMaths(self._game, model.reels, lines, self._coins, t, spin_rtp(t, st), jc)
 
-        return self.once(("spin", model.reels, lines), compute)
+        return self._spin_once(("spin", model.reels, lines), model.reels, compute)
 
     def _enumerate(self, model: SpinModel, digits: tuple[str, ...]) -> JointCounts:
         """Exact joint counts of (line win + extra win, observation code) of ``model``.
@@ -163,7 +225,7 @@ class Engine:
                 return joint_counts(t, st, parallel=self.parallel)
             return self._by_classes(t, st, digits)
 
-        return self.once(("enumerate", key, digits), compute)
+        return self._spin_once(("enumerate", key, digits), model.reels, compute)
 
     def _classes(self, st: StopTables) -> list[tuple[list[BoolArray], list[IntArray]]]:
         """The classes inside which every product of ``st`` is an extra win: per class, the stops kept and the extra.
@@ -244,8 +306,11 @@ class Engine:
             total += int(column[0]) if column.size else 0
         return total
 
-    def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
+    def joint(self, model: Spin, digits: tuple[str, ...] = ()) -> JointLaw:
         """Observation digits that are constant over the cycle are not enumerated (they would only widen the codes)."""
+        if isinstance(model, Overlay):
+            return self._spin_once(("joint", model, digits), model.reels, lambda: self._overlay_joint(model, digits))
+
         def compute() -> JointLaw:
             scatters = {s.name for s in self._game.scatters}
             fixed = {d: c for d in digits if d not in scatters and (c := self.constant(model, d)) is not None}
@@ -261,9 +326,12 @@ class Engine:
             values.update({d: np.full(len(jc.counts), c, dtype=np.int64) for d, c in fixed.items()})
             return JointLaw(wins, values, jc.counts, jc.cycle, self._total_bet)
 
-        return self.once(("joint", model, digits), compute)
+        return self._spin_once(("joint", model, digits), model.reels, compute)
 
-    def means(self, model: SpinModel) -> Mapping[str, Fraction]:
+    def means(self, model: Spin) -> Mapping[str, Fraction]:
+        if isinstance(model, Overlay):
+            return self._spin_once(("means", model), model.reels, lambda: self._overlay_means(model))
+
         def compute() -> dict[str, Fraction]:
             comp = spin_rtp(self.tables(model), self.stops(model))
             extra = {c for c, _, _ in model.extra} | {p[0] for p in model.products}
@@ -273,10 +341,13 @@ class Engine:
                 out[c] = Fraction(comp.credits(c) * factor, comp.cycle)
             return out
 
-        return self.once(("means", model), compute)
+        return self._spin_once(("means", model), model.reels, compute)
 
-    def win_bound(self, model: SpinModel) -> int:
+    def win_bound(self, model: Spin) -> int:
         """An upper bound of one spin's win in credits: every line (or way) at its best, every scatter and extra paid."""
+        if isinstance(model, Overlay):  # the bound reads the paytable, not the cells
+            return self.win_bound(model.model)
+
         def compute() -> int:
             t = self.tables(model)
             st = self.stops(model)
@@ -298,24 +369,122 @@ class Engine:
                 extra_top += unit * tops[0] * tops[1]
             return line_top * model.line_multiplier + scatter_top * model.scatter_multiplier + extra_top
 
-        return self.once(("bound", model), compute)
+        return self._spin_once(("bound", model), model.reels, compute)
 
-    def digit_law(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
-        """Exact weights of the joint values of the observation digits ``names`` (convolution over reels)."""
-        def compute() -> tuple[dict[tuple[int, ...], int], int]:
+    def reel_laws(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], ...]:
+        """Per reel, the exact weights of the values the observation digits ``names`` take on that reel."""
+        def compute() -> tuple[dict[tuple[int, ...], int], ...]:
             st = self.stops(model, names)
             idx = [st.index(n) for n in names]
-            law: dict[tuple[int, ...], int] = {(0,) * len(idx): 1}
+            out = []
             for r in range(st.n_reels):
                 reel: dict[tuple[int, ...], int] = {}
                 for row, w in zip(st.obs[r][:, idx].tolist(), st.weights[r].tolist(), strict=True):
                     reel[tuple(row)] = reel.get(tuple(row), 0) + w
-                nxt: dict[tuple[int, ...], int] = {}
-                for a, wa in law.items():
-                    for b, wb in reel.items():
-                        k = tuple(x + y for x, y in zip(a, b, strict=True))
-                        nxt[k] = nxt.get(k, 0) + wa * wb
-                law = nxt
-            return law, st.cycle
+                out.append(reel)
+            return tuple(out)
 
-        return self.once(("digits", model, names), compute)
+        return self._spin_once(("reel laws", model, names), model.reels, compute)
+
+    def digit_law(self, model: Spin, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
+        """Exact weights of the joint values of the observation digits ``names`` (convolution over reels)."""
+        if isinstance(model, Overlay):
+            return self._spin_once(("digits", model, names), model.reels, lambda: self._overlay_digit_law(model, names))
+
+        def compute() -> tuple[dict[tuple[int, ...], int], int]:
+            laws = self.reel_laws(model, names)
+            law = _convolve(laws, len(names))
+            return law, int(np.prod([sum(r.values()) for r in laws], dtype=object))
+
+        return self._spin_once(("digits", model, names), model.reels, compute)
+
+    def line_table(self, model: SpinModel, symbol: str) -> LineTable:
+        """Each line's credits over the cycle with its cells on any set of reels forced to ``symbol`` (no enumeration)."""
+        def compute() -> LineTable:
+            t = self.tables(model)
+            st = self.stops(model)
+            sid = list(t.names).index(symbol)
+            read = dict(model.remap).get(symbol, symbol)
+            credits = forced_line_credits(t, st, list(t.names).index(read) if read != symbol else sid)
+            m = model.line_multiplier
+            return LineTable(symbol, tuple(tuple(c * m for c in row) for row in credits),
+                             tuple(tuple(int(x) for x in line) for line in t.lines.tolist()),
+                             tuple(int(h) for h in st.rows.tolist()), st.cycle)
+
+        if self._game.pay_mode != "lines":
+            msg = f"spin {model}: a forced-cell line table needs a lines game"
+            raise ModelError(msg)
+        return self._spin_once(("line table", model, symbol), model.reels, compute)
+
+    # --- random overlays ------------------------------------------------------------------------
+    def _overlay_means(self, o: Overlay) -> dict[str, Fraction]:
+        plain = self.means(o.model)
+        others_zero = all(v == 0 for c, v in plain.items() if c != "lines")
+        if (self._game.pay_mode == "lines" and others_zero and not o.model.extra
+                and not self._game.symbol(o.symbol).is_scatter):
+            # only the lines can change: every placement's mean from the one forced-cell line table
+            table = self.line_table(o.model, o.symbol)
+            bits = cell_bits(table.rows)
+            masks = np.array([sum(1 << (bits[r] + k) for r, k in set(cells)) for cells in o.placements], dtype=np.int64)
+            credits = table.masks_credits(masks)
+            total = sum(int(w) * int(c) for w, c in zip(o.weights, credits.tolist(), strict=True))
+            out = dict(plain)
+            out["lines"] = Fraction(total, table.cycle * o.total)
+            return out
+        acc: dict[str, Fraction] = {}
+        for i, w in enumerate(o.weights):
+            for c, v in self.means(o.forced(i)).items():
+                acc[c] = acc.get(c, Fraction(0)) + w * v
+        return {c: v / o.total for c, v in acc.items()}
+
+    def _overlay_digit_law(self, o: Overlay, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
+        n_reels = self._game.reel_set(o.reels).n_reels
+        per_reel: dict[tuple[int, tuple[int, ...]], dict[tuple[int, ...], int]] = {}
+        acc: dict[tuple[int, ...], int] = {}
+        cycle = 0
+        patterns = []
+        for cells in o.placements:
+            keys = []
+            for r in range(n_reels):
+                rows = tuple(sorted(k for rr, k in cells if rr == r))
+                if (r, rows) not in per_reel:
+                    forced = replace(o.model, forced=o.model.forced + tuple((r, k, o.symbol) for k in rows))
+                    per_reel[(r, rows)] = self.reel_laws(forced, names)[r]
+                keys.append((r, rows))
+            patterns.append(keys)
+        cycle = int(np.prod([sum(per_reel[k].values()) for k in patterns[0]], dtype=object)) if patterns else 0
+        if all(len(law) == 1 for law in per_reel.values()):  # every reel shows one value whatever the stop: add them
+            for keys, w in zip(patterns, o.weights, strict=True):
+                total = tuple(sum(v) for v in zip(*(next(iter(per_reel[k])) for k in keys), strict=True)) if names else ()
+                acc[total] = acc.get(total, 0) + w * cycle
+            return acc, cycle * o.total
+        for keys, w in zip(patterns, o.weights, strict=True):
+            law = _convolve(tuple(per_reel[k] for k in keys), len(names))
+            for k, v in law.items():
+                acc[k] = acc.get(k, 0) + w * v
+        return acc, cycle * o.total
+
+    def _overlay_joint(self, o: Overlay, digits: tuple[str, ...]) -> JointLaw:
+        parts = [(w, self.joint(o.forced(i), digits)) for i, w in enumerate(o.weights)]
+        wins = np.concatenate([j.wins for _, j in parts])
+        counts = np.concatenate([j.counts * w for w, j in parts])
+        names = tuple(parts[0][1].digits)
+        keys = np.stack([wins, *(np.concatenate([j.digits[d] for _, j in parts]) for d in names)], axis=1)
+        uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+        c = np.zeros(len(uniq), dtype=np.int64)
+        np.add.at(c, inv.reshape(-1), counts)
+        return JointLaw(uniq[:, 0].copy(), {d: uniq[:, 1 + i].copy() for i, d in enumerate(names)}, c,
+                        parts[0][1].cycle * o.total, self._total_bet)
+
+
+def _convolve(laws: tuple[dict[tuple[int, ...], int], ...], n: int) -> dict[tuple[int, ...], int]:
+    """The law of the sum over reels of independent per-reel digit values."""
+    law: dict[tuple[int, ...], int] = {(0,) * n: 1}
+    for reel in laws:
+        nxt: dict[tuple[int, ...], int] = {}
+        for a, wa in law.items():
+            for b, wb in reel.items():
+                k = tuple(x + y for x, y in zip(a, b, strict=True))
+                nxt[k] = nxt.get(k, 0) + wa * wb
+        law = nxt
+    return law
