@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .evaluate import line_wins
+from .cycle.kernels import K
 from .game import Game
 from .stage import SpinModel
 from .stops import StopTables, stop_tables
@@ -126,7 +126,7 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
             walk(depth + 1, new_alive, weight * w)
 
     walk(0, (1 << n_entries) - 1, 1)
-    paid = line_wins(np.array(leaves, dtype=np.int64).reshape(len(leaves), n_reels), t.match, t.pay, t.own, t.mult)
+    paid = K.line_wins(np.array(leaves, dtype=np.int64).reshape(len(leaves), n_reels), t.match, t.pay, t.own, t.mult)
     out: dict[tuple[int, int, int], int] = defaultdict(int)
     for (v, e, n), w in zip(paid.tolist(), weights, strict=True):
         out[(v, e, n)] += w

@@ -32,6 +32,7 @@ from ..distribution import WinDistribution
 from ..errors import ModelError
 from ..figures import FeatureSection, Method
 from ..game import Feature, Game
+from ..play import SimTable, Stake
 from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, SpinPlay, StageLaw
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "modified"]
@@ -263,3 +264,8 @@ class Block(Feature):
     def method(self) -> Method:
         """How the block's figures are obtained at best (``exact`` unless it needs a numerical solve)."""
         return "exact"
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> SimTable | None:
+        """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play` (``None``: it cannot)."""
+        return None

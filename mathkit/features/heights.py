@@ -26,6 +26,7 @@ from ..errors import GameError
 from ..fields import check_keys, count_key, integer
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
+from ..play import Stake, Variant, Variants
 from ..stage import Number, SpinModel
 from .base import Block, Context, FeatureStats, RoundContext
 
@@ -147,6 +148,11 @@ class VariableHeights(Block):
                  "at every height",
                  "a spin's RTP at a height counts the features it starts (free games from that height ...)")
         return FeatureSection(self.title, tuple(figures), tuple(rows), notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> Variants:
+        """One base variant per height, drawn by its weight: ``h`` rows, the first ``lines_per_row · h`` lines."""
+        return Variants(tuple(Variant(w, rows=h, lines=self.lines(h)) for h, w in self.heights if w > 0))
 
 
 def _whole(digits: Mapping[str, int]) -> None:
