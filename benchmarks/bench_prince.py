@@ -20,6 +20,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from benchmarks.naive import seconds_per_stop
+from mathkit.features.cash_stacks import CashStacks
+from mathkit.features.heights import VariableHeights
 from mathkit.game import Game
 from mathkit.io import load_game
 from mathkit.par import build_par
@@ -50,13 +52,13 @@ def edits(game: Game) -> list[tuple[str, Game]]:
     strip[i] = "Q"
     reel = dataclasses.replace(rs, strips=(rs.strips[0], tuple(strip), *rs.strips[2:]))
     out = [("a stop of reel 2 (K → Q)", dataclasses.replace(game, reel_sets=(reel,)))]
-    cash = game.feature("cash_stacks")
-    values = tuple((name, Fraction(4) if name == "ACT5" else v) for name, v in cash.activators)  # type: ignore[attr-defined]
-    out.append(("ACT5's value (5× → 4× bet)", game.with_features(dataclasses.replace(cash, activators=values))))  # type: ignore[type-var]
-    heights = game.feature("variable_heights")
-    law = tuple((h, w + (5 if h == 7 else -5 if h == 3 else 0)) for h, w in heights.heights)  # type: ignore[attr-defined]
+    cash, heights = game.feature("cash_stacks"), game.feature("variable_heights")
+    assert isinstance(cash, CashStacks) and isinstance(heights, VariableHeights)
+    values = tuple((name, Fraction(4) if name == "ACT5" else v) for name, v in cash.activators)
+    out.append(("ACT5's value (5× → 4× bet)", game.with_features(dataclasses.replace(cash, activators=values))))
+    law = tuple((h, w + (5 if h == 7 else -5 if h == 3 else 0)) for h, w in heights.heights)
     out.append(("the height law (5 of weight from 3 rows to 7)",
-                game.with_features(dataclasses.replace(heights, heights=law))))  # type: ignore[type-var]
+                game.with_features(dataclasses.replace(heights, heights=law))))
     return out
 
 
