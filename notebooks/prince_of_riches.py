@@ -17,11 +17,15 @@
 # # Prince of Riches: the exact PAR sheet of a window that changes height, cash stacks, jackpots and growing free games
 #
 # What does Prince of Riches return, where does the return come from, and how sure can a reviewer be of each figure?
-# Prince of Riches is a 5-reel video slot whose window is drawn 3 to 7 rows high at every spin, with 10 lines per row (30 to 70 lines) at a fixed total bet.
-# ACTIVATOR symbols on reels 1 and 5 carry 1× to 5× the total bet; when one shows with PRIZE symbols, every PRIZE stack becomes a chain of values A, 2A, 3A … from its bottom, A being the sum of the activators showing.
+# Prince of Riches is a 5-reel video slot whose window is drawn 3 to 7 rows high at every spin, with 10 lines per row (30 to 70
+# lines) at a fixed total bet.
+# ACTIVATOR symbols on reels 1 and 5 carry 1× to 5× the total bet; when one shows with PRIZE symbols, every PRIZE stack becomes a
+# chain of values A, 2A, 3A … from its bottom, A being the sum of the activators showing.
 # A PRIZE with a jackpot mark gets no value and reveals a Mini (10×), Minor (20×), Major (200×) or Grand (500×) jackpot.
-# 3 or more SCATTERs award 10 free games at the height that triggered them; the window may grow during them, and 3 or more SCATTERs add 10 more.
-# The strips, pays and laws are our design (none are published), tuned to a declared 96.00%; where the rules can be read two ways, the reading we chose is written in the game file and shown first.
+# 3 or more SCATTERs award 10 free games at the height that triggered them; the window may grow during them, and 3 or more SCATTERs
+# add 10 more.
+# The strips, pays and laws are our design (none are published), tuned to a declared 96.00%; where the rules can be read two ways,
+# the reading we chose is written in the game file and shown first.
 
 # %% tags=["parameters"]
 import os
@@ -48,9 +52,11 @@ readings_table(game)
 # %% [markdown]
 # ## The exact PAR sheet
 # Every height is its own spin, counted over its whole cycle (80 stops a reel; reel 3 weighted); the height law mixes them.
-# The cash stacks are exact: the cash is A · S × bet, a product of two sums over the reels, and the engine conditions on the activators' values on reels 1 and 5 (a few dozen classes), inside which it is an ordinary per-stop win.
+# The cash stacks are exact: the cash is A · S × bet, a product of two sums over the reels, and the engine conditions on the
+# activators' values on reels 1 and 5 (a few dozen classes), inside which it is an ordinary per-stop win.
 # A jackpot reveal is a stage after the spin, exact from the number of marks.
-# The free games are a chain on (games left, height): where a height both grows and retriggers the mean is irrational, so those figures are solved in float64 to about 15 digits and marked *markov*.
+# The free games are a chain on (games left, height): where a height both grows and retriggers the mean is irrational, so those
+# figures are solved in float64 to about 15 digits and marked *markov*.
 
 # %%
 par = build_par(game, parallel=True)
@@ -65,43 +71,69 @@ plots.rtp_by_component(par)
 
 # %% [markdown]
 # ## The cash stacks on one window, by hand
-# Reel 1 shows ACT2 and a stack of two PRIZEs; reel 2 a stack cut by the top edge with a jackpot PRIZE inside; reel 3 one PRIZE; reel 4 a stack cut by the bottom edge; reel 5 ACT3.
-# So A = 2 + 3 = 5 (× bet): each stack counts from its lowest visible PRIZE, 5, 10 …; the jackpot PRIZE is skipped and its value passes on to the PRIZE above it.
+# A window at 5 rows drawn to show every rule at once (our strips hold stacks of at most two PRIZEs, so not every column of it is on them).
+# Reel 1 shows ACT3 and a stack of two PRIZEs; reel 2 a stack cut by the top edge with a jackpot PRIZE inside; reel 3 one PRIZE;
+# reel 4 a stack cut by the bottom edge; reel 5 ACT2.
+# So A = 3 + 2 = 5 (× bet), and each stack counts from its lowest visible PRIZE: 5, 10 …; the jackpot PRIZE gets nothing, reveals a
+# jackpot, and its value passes on to the PRIZE above it.
+# By hand: reel 1 5 + 10, reel 2 5 + 10 (over the skipped jackpot PRIZE), reel 3 5, reel 4 5 + 10, reel 5 nothing: 50 × bet and one jackpot.
 
 # %%
-window = [["ACT2", "J", "PRIZE", "PRIZE", "Q"], ["PRIZE", "PRIZE_J", "PRIZE", "K", "Q"], ["Q", "K", "PRIZE", "A", "J"],
-          ["J", "Q", "K", "PRIZE", "PRIZE"], ["K", "ACT3", "A", "Q", "TEN"]]
+window = [["ACT3", "J", "PRIZE", "PRIZE", "Q"], ["PRIZE", "PRIZE_J", "PRIZE", "K", "Q"], ["Q", "K", "PRIZE", "A", "J"],
+          ["J", "Q", "K", "PRIZE", "PRIZE"], ["K", "ACT2", "A", "Q", "TEN"]]
+by_hand = (5, [5 + 10, 5 + 10, 5, 5 + 10, 0])  # A, then each reel's cash (× bet), from the rules above
 cash = game.feature("cash_stacks")
 a, values = cash.window_values(game, window)
-rows = tuple(tuple(f"{window[r][k]}" + (f" = {values[r][k]}×" if values[r][k] else "") for r in range(5)) for k in range(5))
-display(Table(tuple(f"reel {r + 1}" for r in range(5)), rows, f"A = {a}× bet: the cells' values"))
-total = sum(sum(col) for col in values)
-Markdown(f"The window pays **{total}× bet** of cash ({total * par.total_bet:,} credits) and reveals one jackpot: "
-         f"reel 1 5 + 10, reel 2 5 + 10 over the skipped jackpot PRIZE, reel 3 5, reel 4 5 + 10.")
+assert (a, [sum(column) for column in values]) == by_hand, "the engine's window values differ from the hand derivation"
+rows = tuple(tuple(window[r][k] + (f" = {values[r][k]}×" if values[r][k] else "") for r in range(5)) for k in range(5))
+display(Table(tuple(f"reel {r + 1}" for r in range(5)), rows, f"A = {a}× bet: each cell's cash value"))
+total = int(sum(sum(column) for column in values))
+marks = sum(column.count("PRIZE_J") for column in window)
+Markdown(f"The window pays **{total}× bet** of cash ({total * par.total_bet:,} credits) and reveals {marks} jackpot, "
+         "as derived by hand.")
 
 # %% [markdown]
-# The cash of a spin is A · S × bet, with S the sum over the window's stacks of their PRIZEs' chain positions.
-# Reels stop independently, so its mean is per-reel algebra, E[A·S] = Σ_r E[a_r s_r] + Σ_{r≠t} E[a_r] E[s_t]; here it is at 5 rows, from each reel's exact law of (a_r, s_r), against the engine's exact mean.
+# The cash of a spin is A · S × bet, with S the sum over the window's stacks of their eligible PRIZEs' chain positions (1, 2, 3 …
+# from the bottom).
+# Reels stop independently, and A = Σ a_r, S = Σ s_t are sums of per-reel parts, so E[A·S] = Σ_r E[a_r s_r] + Σ_{r≠t} E[a_r] E[s_t]:
+# per-reel algebra, no enumeration of the 80⁵ windows.
+# Below, each reel's law of (a_r, s_r) at 5 rows is read straight from its strip, in fractions, and the formula is set against the
+# engine's exact base-game cash at a window fixed at 5 rows.
 
 # %%
-from mathkit.features.base import modified  # noqa: E402
-from mathkit.round import Engine  # noqa: E402
+import dataclasses
+from fractions import Fraction
 
-eng = Engine(game)
-five = next(m for _, m, _ in modified(eng, eng.base_model()) if m.rows == 5)
-st = eng.stops(five)
-ia, isteps = st.index("cash_stacks:activators"), st.index("cash_stacks:steps")
-means = [[(o[:, i] * w).sum() / w.sum() for i in (ia, isteps)] for o, w in zip(st.obs, st.weights)]
-same = sum((o[:, ia] * o[:, isteps] * w).sum() / w.sum() for o, w in zip(st.obs, st.weights))
-cross = sum(means[r][0] * means[t][1] for r in range(5) for t in range(5) if r != t)
-by_hand = (same + cross) * par.total_bet
-Markdown(f"At 5 rows: E[A·S] × bet = {float(by_hand):,.6f} credits by the formula, "
-         f"{float(eng.means(five)['cash stacks']):,.6f} credits from the engine.")
+from mathkit.features.cash_stacks import chain_positions
+from mathkit.round import analyse
+
+ROWS = 5
+reels = game.reel_set("base")
+prizes, skipped = frozenset(cash.prizes), cash.skipped(game)
+e_a, e_s, e_as = [], [], []
+for r, strip in enumerate(reels.strips):
+    weights = reels.weights[r] if reels.weights is not None else (1,) * len(strip)
+    columns = [[strip[(i + k) % len(strip)] for k in range(ROWS)] for i in range(len(strip))]
+    a_r = [sum((cash.value(x) for x in c if x in cash.names), Fraction(0)) for c in columns]
+    s_r = [sum(chain_positions(c, prizes, skipped, cash.chain)) for c in columns]
+    n = sum(weights)
+    e_a.append(sum(w * x for w, x in zip(weights, a_r, strict=True)) / n)
+    e_s.append(Fraction(sum(w * x for w, x in zip(weights, s_r, strict=True)), n))
+    e_as.append(sum(w * x * y for w, x, y in zip(weights, a_r, s_r, strict=True)) / n)
+formula = sum(e_as) + sum(e_a[r] * e_s[t] for r in range(5) for t in range(5) if r != t)
+at_five = game.without_feature("free_games").with_features(
+    dataclasses.replace(game.feature("variable_heights"), heights=((ROWS, 1),)))
+engine = analyse(at_five, level="mean").breakdown()["cash stacks"]
+assert formula == engine, (formula, engine)
+Markdown(f"At {ROWS} rows a base spin pays E[A·S] = **{float(formula):.9f} × bet** of cash by the per-reel formula "
+         f"({formula.numerator:,}/{formula.denominator:,}), exactly the engine's figure.")
 
 # %% [markdown]
 # ## Free games on a growing window
-# A feature is a walk on (games left, height): every game uses one, 3+ SCATTERs add 10, and after every game the window grows one row with the probability its height gives (1/4 at 3 rows … 1/7 at 6); it never shrinks.
-# At 7 rows the games left are independent trees (Wald); below, the growth couples them, and the value from n games is αn + β(1 − ρⁿ) + … with ρ a root of a polynomial.
+# A feature is a walk on (games left, height): every game uses one, 3+ SCATTERs add 10, and after every game the window grows one
+# row with the probability its height gives (1/4 at 3 rows … 1/7 at 6); it never shrinks.
+# At 7 rows the games left are independent trees (Wald); below, the growth couples them, and the value from n games is αn + β(1 −
+# ρⁿ) + … with ρ a root of a polynomial.
 
 # %%
 fg = dict(next(s for s in par.features if s.name == "Free games").figures)
@@ -123,7 +155,8 @@ fig
 
 # %% [markdown]
 # ## How the wins are spread
-# The distribution of a whole round's win — its height, cash, jackpots and the free games it starts — and the RTP a player can expect after N rounds.
+# The distribution of a whole round's win — its height, cash, jackpots and the free games it starts — and the RTP a player can
+# expect after N rounds.
 
 # %%
 plots.win_distribution(par.distribution)
@@ -133,7 +166,8 @@ plots.rtp_range(par)
 
 # %% [markdown]
 # ## Cross-check: a simulated player
-# The independent simulator plays every round literally: the height, the window, the cash stacks and the jackpot reveals, the free games and their growth.
+# The independent simulator plays every round literally: the height, the window, the cash stacks and the jackpot reveals, the free
+# games and their growth.
 # Every exact or Markov figure must lie within its 99% interval for that many rounds.
 
 # %%

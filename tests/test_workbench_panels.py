@@ -288,3 +288,23 @@ def test_the_picker_echoed_after_a_save_does_not_reopen_the_game(bench: Workbenc
     bench.game_picker.value = None
     bench.game_picker.value = "echo.toml"  # what the browser sends back after the save: the same file
     assert bench.history == history and bench.figures.widget is figure
+
+
+def test_prince_heights_and_activator_values_are_edited_in_the_feature_forms(games_dir: Path) -> None:
+    from mathkit.features.cash_stacks import CashStacks
+    from mathkit.features.heights import VariableHeights
+    from mathkit.round import rtp_breakdown
+
+    wb = build_workbench("prince_of_riches.toml", games_dir, mode="sync")
+    game = load_game(games_dir / "prince_of_riches.toml")
+    assert wb.rtp_label.value == f"RTP {pct6(sum(rtp_breakdown(game).values()))}"
+    fields = wb.feature_inputs
+    fields[("variable_heights", ("heights", "7"))].value = 100  # was 50
+    fields[("cash_stacks", ("activators", "ACT5"))].value = 4  # was 5× bet
+    heights, cash = game.feature("variable_heights"), game.feature("cash_stacks")
+    assert isinstance(heights, VariableHeights) and isinstance(cash, CashStacks)
+    expected = game.with_features(
+        dataclasses.replace(heights, heights=tuple((h, 100 if h == 7 else w) for h, w in heights.heights)),
+        dataclasses.replace(cash, activators=tuple((a, Fraction(4) if a == "ACT5" else v) for a, v in cash.activators)))
+    assert wb.game == expected
+    assert wb.rtp_label.value == f"RTP {pct6(sum(rtp_breakdown(expected).values()))}"
