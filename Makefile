@@ -9,7 +9,10 @@ export PLOTLY_RENDERER ?= notebook
 
 .PHONY: lab app test test-fast lint typecheck bench render browser clean venv
 
+# `make venv` installs, then compiles every kernel once (numba's disk cache and the ahead-of-time
+# extension, python -m mathkit.warmup); later runs only check that the kernels match their sources.
 venv: $(STAMP)
+	@$(BIN)/python -m mathkit.warmup
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +20,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[notebooks,dev]"
 	@touch $(STAMP)
 
-lab: $(STAMP)
+lab: venv
 	$(BIN)/python -m mathkit.labsetup
 	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/workbench.ipynb
 
@@ -33,17 +36,17 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-test: $(STAMP) lint
+test: venv lint
 	$(BIN)/python -m mathkit.labsetup --quiet
 	$(BIN)/python -m pytest
 
-test-fast: $(STAMP)
+test-fast: venv
 	$(BIN)/python -m pytest -m "not browser and not dask and not notebooks"
 
-browser: $(STAMP)
+browser: venv
 	$(BIN)/python -m pytest -m browser
 
-bench: $(STAMP)
+bench: venv
 	$(BIN)/python -m benchmarks
 
 # reviewer HTML (outputs only) in docs/rendered/, the same with the code in docs/rendered/code/; all offline
@@ -51,4 +54,4 @@ render: $(STAMP)
 	$(BIN)/python -m mathkit.render notebooks docs/rendered
 
 clean:
-	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered
+	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered mathkit/cycle/_aot.*.so mathkit/cycle/_aot.json

@@ -13,12 +13,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .errors import MathkitError
-from .io import load_game
 
 __all__ = ["main"]
 
 
 def _par(args: argparse.Namespace) -> int:
+    # imported here: ``mathkit --help`` and the delegated commands need none of it
+    from .io import load_game
     from .par import build_par
     from .report import par_to_dict, par_to_text, write_par
 
