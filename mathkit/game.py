@@ -364,6 +364,7 @@ class Tuning:
     stacks: tuple[tuple[str, int], ...] = ()
     keep_stacks: bool | None = None
     keep_length: bool | None = None
+    keep_order: bool | None = None
     scatter_spacing: int | None = None
     feature_frequency_tolerance: Fraction | None = None
 

@@ -21,6 +21,7 @@ The format (every field optional)::
     stacks = { SEAL = 3 }         # stack shapes kept (default: the runs found on the strips)
     keep_stacks = true
     keep_length = true
+    keep_order = true             # a symbol that pays more never gets more stops than one it had no more than
     scatter_spacing = 3           # stops between two scatters at least
     feature_frequency_tolerance = 0.05
 
@@ -50,7 +51,7 @@ __all__ = ["VARY", "check_tuning", "tuning_from_dict", "tuning_to_dict"]
 
 VARY = ("strips", "pays", "both")
 KEYS = ("reels", "vary", "fixed", "count_tolerance", "counts", "hierarchy", "no_adjacent", "max_run", "stacks",
-        "keep_stacks", "keep_length", "scatter_spacing", "feature_frequency_tolerance")
+        "keep_stacks", "keep_length", "keep_order", "scatter_spacing", "feature_frequency_tolerance")
 
 
 def _names(value: Any, field: str) -> tuple[str, ...]:
@@ -130,6 +131,7 @@ def tuning_from_dict(data: Mapping[str, Any]) -> Tuning | None:
         stacks=_int_table(table(spec, "stacks", w), f"{w}.stacks", 2),
         keep_stacks=opt_bool("keep_stacks"),
         keep_length=opt_bool("keep_length"),
+        keep_order=opt_bool("keep_order"),
         scatter_spacing=None if "scatter_spacing" not in spec else integer(spec["scatter_spacing"],
                                                                           f"{w}.scatter_spacing", minimum=1),
         feature_frequency_tolerance=opt_fraction("feature_frequency_tolerance"),
@@ -197,7 +199,7 @@ def tuning_to_dict(t: Tuning) -> dict[str, Any]:
         out["max_run"] = dict(t.max_run)
     if t.stacks:
         out["stacks"] = dict(t.stacks)
-    for key in ("keep_stacks", "keep_length", "scatter_spacing"):
+    for key in ("keep_stacks", "keep_length", "keep_order", "scatter_spacing"):
         if getattr(t, key) is not None:
             out[key] = getattr(t, key)
     if t.feature_frequency_tolerance is not None:

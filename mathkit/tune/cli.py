@@ -56,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--count-tolerance", type=Fraction, help="per-reel counts within ±this (default 0.25)")
     c.add_argument("--keep-stacks", action=argparse.BooleanOptionalAction, default=None)
     c.add_argument("--keep-length", action=argparse.BooleanOptionalAction, default=None)
+    c.add_argument("--keep-order", action=argparse.BooleanOptionalAction, default=None,
+                   help="a symbol paying more never gets more stops on a reel than one it had no more than (default)")
     c.add_argument("--scatter-spacing", type=int, help="stops between two scatters at least (default: rows)")
     c.add_argument("--hierarchy", help="symbol tiers high to low, tiers by '/' and ties by ',': DRAGON/PHOENIX/ACE,KING")
     c.add_argument("--no-adjacent", help="comma-separated symbols never next to themselves")
@@ -105,7 +107,7 @@ def _constraints(game: Game, args: argparse.Namespace) -> Constraints:
         hierarchy = tuple(_names(tier) for tier in args.hierarchy.split("/") if tier.strip())
     ff = args.feature_frequency_tolerance
     cons = Constraints.build(game, fixed=fixed, count_tolerance=args.count_tolerance, keep_stacks=args.keep_stacks,
-                             keep_length=args.keep_length, scatter_spacing=args.scatter_spacing,
+                             keep_length=args.keep_length, keep_order=args.keep_order, scatter_spacing=args.scatter_spacing,
                              no_adjacent=None if args.no_adjacent is None else frozenset(_names(args.no_adjacent)),
                              max_run=runs, hierarchy=hierarchy,
                              feature_frequency_tolerance=None if ff in (None, "none") else Fraction(ff))

@@ -18,6 +18,10 @@ Kept by default, each switchable:
 * **strip lengths** (``keep_length``);
 * **feature frequency** within ``±feature_frequency_tolerance`` (5%) of the
   original unless it is a target;
+* the **pay order's frequencies** (``keep_order``): on every reel, a symbol
+  that pays at least as much as another at every count (more at one) and had no
+  more stops than it still has no more (the hierarchy the designer built,
+  found on the strips: more DRAGON than PHOENIX never appears where there was none);
 * a declared **symbol hierarchy** (tiers from the highest pay down): on every
   reel a symbol is never more frequent than one of a lower tier;
 * **pays** (``--vary pays``) stay whole numbers ≥ 1, never fall as the count
@@ -45,7 +49,8 @@ from ..errors import ModelError
 from ..game import Game
 from ..sensitivity import allowed_on
 
-__all__ = ["Constraints", "ReelRules", "SetRules", "count_bounds", "length_change", "paying_symbols", "runs", "set_rules"]
+__all__ = ["Constraints", "ReelRules", "SetRules", "count_bounds", "length_change", "outranks", "paying_symbols", "runs",
+           "set_rules"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ class Constraints:
     no_adjacent: frozenset[str] = frozenset()
     max_run: tuple[tuple[str, int], ...] = ()
     hierarchy: tuple[tuple[str, ...], ...] = ()
+    keep_order: bool = True
     feature_frequency_tolerance: Fraction | None = Fraction(1, 20)
     keep_pay_order: bool = True
 
@@ -76,6 +82,7 @@ class Constraints:
                 "count_tolerance": t.count_tolerance, "counts": t.counts, "keep_stacks": t.keep_stacks,
                 "stacks": t.stacks, "keep_length": t.keep_length, "scatter_spacing": t.scatter_spacing,
                 "no_adjacent": frozenset(t.no_adjacent), "max_run": t.max_run, "hierarchy": t.hierarchy,
+                "keep_order": t.keep_order,
                 "feature_frequency_tolerance": t.feature_frequency_tolerance,
             }
         base.update(overrides)
@@ -138,6 +145,37 @@ def length_change(length: int, cons: Constraints) -> int:
     return max(1, math.floor(length * cons.count_tolerance))
 
 
+def outranks(game: Game) -> tuple[tuple[str, str], ...]:
+    """Pairs ``(a, b)`` of symbols whose line pays ``a`` dominates: at least ``b``'s at every count, more at one.
+
+    Only single-symbol paytable entries take part (a mixed group ranks no symbol).
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> pairs = outranks(load_game("data/games/dynasty.toml"))
+    >>> ("DRAGON", "PHOENIX") in pairs, ("KING", "QUEEN") in pairs, ("TEN", "NINE") in pairs
+    (True, True, False)
+    """
+    pays = {e.name: dict(e.pays) for e in game.line_pays if e.symbols == (e.name,)}
+
+    def at(p: dict[int, tuple[int, ...]], k: int) -> tuple[int, ...]:
+        below = [c for c in p if c <= k]
+        return p[max(below)] if below else (0,)
+
+    out = []
+    for a, pa in pays.items():
+        for b, pb in pays.items():
+            if a == b:
+                continue
+            ks = sorted(set(pa) | set(pb))
+            va = [at(pa, k) for k in ks]
+            vb = [at(pb, k) for k in ks]
+            if all(x >= y for x, y in zip(va, vb, strict=True)) and va != vb:
+                out.append((a, b))
+    return tuple(out)
+
+
 def paying_symbols(game: Game) -> frozenset[str]:
     """Symbols an award needs: in a pay entry, paying as a scatter, wild, or read by a feature."""
     out = {s for e in game.line_pays for s in e.symbols}
@@ -153,7 +191,8 @@ class ReelRules:
     """The rules for one reel of a varied reel set.
 
     ``bounds[s]`` is the allowed count of each movable symbol (in stops);
-    ``stack[s]`` its stack shape (1: single stops); ``max_run[s]`` its longest run.
+    ``stack[s]`` its stack shape (1: single stops); ``max_run[s]`` its longest run;
+    ``order`` the pairs ``(a, b)`` kept at ``count(a) ≤ count(b)`` (``keep_order``).
     """
 
     reel: int
@@ -162,6 +201,7 @@ class ReelRules:
     bounds: dict[str, tuple[int, int]]
     stack: dict[str, int]
     max_run: dict[str, int]
+    order: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,9 +256,11 @@ def set_rules(game: Game, reels: str, cons: Constraints) -> SetRules:
             continue
         for r in range(rs.n_reels):
             explicit[(sym, r)] = pairs[0] if len(pairs) == 1 else pairs[r]
+    ranked = outranks(game) if cons.keep_order else ()
     out = []
     for r, strip in enumerate(strips):
         n0 = Counter(strip)
+        order = tuple((a, b) for a, b in ranked if 0 < n0[a] <= n0[b] and not {a, b} <= fixed)
         bounds: dict[str, tuple[int, int]] = {}
         max_run: dict[str, int] = {}
         for s in game.symbol_names:
@@ -239,6 +281,6 @@ def set_rules(game: Game, reels: str, cons: Constraints) -> SetRules:
             longest_strip = len(strip) + (0 if cons.keep_length else length_change(len(strip), cons))
             cap = longest_strip * max_run[s] // (max_run[s] + 1) if k == 1 else longest_strip
             bounds[s] = (lo, min(hi, cap))
-        out.append(ReelRules(r, len(strip), dict(n0), bounds, stack, max_run))
+        out.append(ReelRules(r, len(strip), dict(n0), bounds, stack, max_run, order))
     spacing = cons.scatter_spacing if cons.scatter_spacing is not None else _spacing(strips, scatters, max(rs.rows))
     return SetRules(rs.name, fixed, scatters, spacing, tuple(out), cons.hierarchy)

@@ -16,7 +16,8 @@ Variables, for the design ``x`` (one integer per :class:`~mathkit.tune.space.Var
   which keep the game's mix and the linear model's accuracy.
 
 Structural rows keep a declared symbol hierarchy (never more stops of a symbol
-than of one in the next tier down) and the paytable's shape (pays never fall as
+than of one in the next tier down), the pay order's frequencies found on the
+strips (``ReelRules.order``) and the paytable's shape (pays never fall as
 the count grows; a larger pay at one count stays at least as large).  An
 optional trust region bounds the total change from a centre design, and
 ``only`` restricts the step to some variables (one reel: the polish step, exact
@@ -219,7 +220,7 @@ def _edits(p: _Program, space: Space, xs: list[int], base: IntArray) -> None:
 
 
 def _structure(p: _Program, space: Space, xs: list[int]) -> None:
-    """Lengths, hierarchy and paytable shape."""
+    """Lengths, hierarchy, pay order and paytable shape."""
     cons = space.cons
     by_reel: dict[tuple[str, int], list[int]] = {}
     for k, v in enumerate(space.vars):
@@ -234,14 +235,17 @@ def _structure(p: _Program, space: Space, xs: list[int]) -> None:
             w = length_change(len(rs.strips[r]), cons)
             p.row(coefs, -w, w)
     for name, rules in space.rules.items():
-        if not rules.hierarchy or space.original.reel_set(name).weights is not None:
+        if space.original.reel_set(name).weights is not None:
             continue
         for rr in rules.reels:
             var_of = {space.vars[k].symbol: k for k in by_reel.get((name, rr.reel), [])}
+            where = f"{name} reel {rr.reel + 1}"
             for upper, lower in pairwise(rules.hierarchy):
                 for a in upper:
                     for b in lower:
-                        _order_row(p, xs, space, var_of, rr.counts, a, b, f"{name} reel {rr.reel + 1}")
+                        _order_row(p, xs, space, var_of, rr.counts, a, b, where)
+            for a, b in rr.order:
+                _order_row(p, xs, space, var_of, rr.counts, a, b, where)
     pays = {(v.symbol, v.count, v.scatter_pay): k for k, v in enumerate(space.vars) if v.kind == "pay"}
     if not pays:
         return
