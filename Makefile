@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export PLOTLY_RENDERER ?= notebook
 
-.PHONY: lab test test-fast lint typecheck bench render browser clean venv
+.PHONY: lab app test test-fast lint typecheck bench render browser clean venv
 
 # `make venv` installs, then compiles every kernel once (numba's disk cache and the ahead-of-time
 # extension, python -m mathkit.warmup); later runs only check that the kernels match their sources.
@@ -23,6 +23,13 @@ $(STAMP): pyproject.toml
 lab: venv
 	$(BIN)/python -m mathkit.labsetup
 	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/workbench.ipynb
+
+# the workbench as an app (Voilà: no code, no notebook interface) on http://127.0.0.1:$(APP_PORT)/
+APP_PORT ?= 8866
+app: $(STAMP)
+	$(BIN)/python -m mathkit.labsetup --quiet
+	@echo "workbench app: http://127.0.0.1:$(APP_PORT)/  (Ctrl-C stops it)"
+	$(BIN)/voila notebooks/workbench.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT) --no-browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check mathkit tests benchmarks notebooks
@@ -42,6 +49,7 @@ browser: venv
 bench: venv
 	$(BIN)/python -m benchmarks
 
+# reviewer HTML (outputs only) in docs/rendered/, the same with the code in docs/rendered/code/; all offline
 render: $(STAMP)
 	$(BIN)/python -m mathkit.render notebooks docs/rendered
 
