@@ -82,7 +82,8 @@ def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
                     dense[i + ib] += pa * b.probs  # the cells of one row are distinct
             else:
                 idx = np.repeat((a.values - lo_a) // g, len(b.values)) + np.tile(ib, len(a.values))
-                dense = np.bincount(idx, weights=np.outer(a.probs, b.probs).ravel(), minlength=na + nb - 1)
+                dense = np.asarray(np.bincount(idx, weights=np.outer(a.probs, b.probs).ravel(),
+                                               minlength=na + nb - 1), dtype=np.float64)
             cells = np.flatnonzero(dense > 0)
             return PlayLaw(cells.astype(np.int64) * g + (lo_a + lo_b), dense[cells], lost)
         pv = np.outer(a.probs, b.probs).ravel()

@@ -49,7 +49,7 @@ __all__ = ["STEPS", "StepTime", "ready", "warm"]
 PACKAGE = Path(__file__).resolve().parent
 GAMES = PACKAGE.parent / "data" / "games"
 #: the sources of every compiled kernel (a change to one means compiling again)
-KERNEL_SOURCES = ("cycle/*.py", "sim/*.py", "evaluate.py", "simulate.py", "warmup.py")
+KERNEL_SOURCES = ("cycle/*.py", "sim/*.py", "evaluate.py", "simulate.py", "freespins/growing.py", "warmup.py")
 
 # small games of every kind the enumeration handles (a design of our own, for compiling only)
 _LINES_5 = """
@@ -155,6 +155,24 @@ def _simulator() -> None:
         simulate(game, 20_000, seed=1, progress=False)
 
 
+def _growing() -> None:
+    """The free-game chain on a growing window (its distribution kernel): two heights that retrigger and grow."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from .freespins.growing import GrowingChain, HeightGame
+    from .stage import Branch, PlayLaw
+
+    def height(win: int, p_add: Fraction) -> HeightGame:
+        law = PlayLaw(np.array([0, win], dtype=np.int64), np.array([0.5, 0.5]))
+        mean = Fraction(win, 2)
+        return HeightGame(mean, {0: Branch(1 - p_add, mean, mean * win, law), 2: Branch(p_add, mean, mean * win, law)})
+
+    grow = {1: {1: Fraction(3, 4), 2: Fraction(1, 4)}, 2: {2: Fraction(1)}}
+    GrowingChain((1, 2), {1: height(2, Fraction(1, 10)), 2: height(5, Fraction(1, 5))}, grow).distributions([(2, 1)])
+
+
 def _extension() -> None:
     if kernels.aot_status() == "in use":
         return
@@ -178,6 +196,7 @@ def _extension() -> None:
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("enumeration kernels: lines, ways, sparse, one reel", _enumeration),
     ("simulator kernels", _simulator),
+    ("free-game chain kernel (growing window)", _growing),
     ("ahead-of-time extension of the enumeration kernels", _extension),
 )
 

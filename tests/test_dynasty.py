@@ -265,7 +265,9 @@ def test_declared_rtp_matches_the_exact_total(par: ParSheet) -> None:
     assert par.rtp.exact == total
     assert {k: f.exact for k, f in par.components.items()} == parts
     assert par.distribution.lost_mass <= 1e-12
-    assert float(par.distribution.rtp()) == pytest.approx(float(total), rel=1e-12)
+    # the float law's mean is short by the far tail the FFT's round-off floor zeroes (in lost_mass):
+    # about 1.5e-14 of probability at wins up to ~6,000× bet, 1.0e-12 of the RTP
+    assert float(par.distribution.rtp()) == pytest.approx(float(total), rel=2e-12, abs=0)
 
 
 def test_rtp_is_the_same_at_every_line_count_and_sigma_is_not() -> None:

@@ -16,6 +16,7 @@ from mathkit.freespins import (
     FreeSpinChain,
     SpinLaw,
     expected_spins_limited,
+    feature_distribution,
     play_distribution,
     retrigger_rule,
 )
@@ -222,3 +223,27 @@ def test_trigger_without_scatter_pays_is_still_counted() -> None:
     law_silent = trigger_law(silent)
     award = EMPEROR.award(game.n_reels)
     assert law.p_added(award) == law_silent.p_added(award) > 0
+
+
+def test_the_fft_grid_stops_where_the_tail_is_below_round_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rare jackpot: the grid reaches far less than every spin a jackpot, and the law is the full grid's."""
+    from mathkit.freespins import distribution
+
+    law = SpinLaw.of([0, 5, 20, 50_000, 0], [0, 0, 0, 0, 10], [600, 300, 80, 1, 19])
+    chain = FreeSpinChain((law,))
+    terms = chain.length_law(10, F(1e-13))
+    top = max(t for _, _, t in terms) * 50_000
+    reach, wrapped = distribution._reach(law, terms, top, 5, 1e-16)
+    assert reach < top / 20 and 0 < wrapped < 1e-16
+    short = feature_distribution(chain, 10)
+    monkeypatch.setattr(distribution, "WRAP", 0.0)  # the grid reaches the largest win: nothing wraps
+    full = feature_distribution(chain, 10)
+    grid = max(int(short.values.max()), int(full.values.max())) + 1
+    a, b = np.zeros(grid), np.zeros(grid)
+    a[short.values], b[full.values] = short.probs, full.probs
+    assert np.abs(a - b).max() <= 1e-15  # both FFTs round off at ~eps · ‖law‖
+    mean = float(np.dot(full.values, full.probs))
+    assert float(np.dot(short.values, short.probs)) == pytest.approx(mean, rel=1e-11)
+    # the mean by Wald: 10 spins, each adding 10 with p = 19/1000 (m = 0.19), so 10 / (1 - m) spins in all
+    spins = F(10) / (1 - F(19, 100))
+    assert mean == pytest.approx(float(spins * F(5 * 300 + 20 * 80 + 50_000, 1000)), rel=1e-11)

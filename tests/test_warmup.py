@@ -58,6 +58,14 @@ def test_nothing_compiles_after_the_warm_up() -> None:
         spin(load_game("data/games/benchmark_5x3.toml"), parallel=True)
         with kernels.use("jit"):
             spin(game)
+        from mathkit.freespins.growing import GrowingChain, HeightGame
+        from mathkit.stage import Branch, PlayLaw
+        from fractions import Fraction as F
+        import numpy as np
+        law = PlayLaw(np.array([0, 7], dtype=np.int64), np.array([0.75, 0.25]))  # a window that grows and retriggers
+        games = {h: HeightGame(F(7, 4), {0: Branch(F(9, 10), F(7, 4), F(49, 4), law),
+                                         3: Branch(F(1, 10), F(7, 4), F(49, 4), law)}) for h in (3, 4)}
+        GrowingChain((3, 4), games, {3: {3: F(1, 2), 4: F(1, 2)}}).distributions([(5, 3)])
         from numba.core.dispatcher import Dispatcher
         missed = sorted(f"{m}.{k}" for m, mod in list(sys.modules.items()) if m.startswith("mathkit")
                         for k, v in vars(mod).items() if isinstance(v, Dispatcher) and sum(v.stats.cache_misses.values()))

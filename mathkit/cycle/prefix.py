@@ -313,7 +313,11 @@ def prefix_groups(head: Head, last: Last, pclass: IntArray, pdead: IntArray, n_c
 @nb.njit(cache=True, parallel=True)
 def prefix_groups_parallel(head: Head, last: Last, pclass: IntArray, pdead: IntArray, n_codes: int,
                            n_parts: int) -> Groups:  # pragma: no cover
-    """:func:`prefix_groups` on threads: the pass by blocks of last-reel stops, the grouping by hash."""
+    """:func:`prefix_groups` on threads: the pass by blocks of last-reel stops, the grouping by hash.
+
+    Unlike :func:`prefix_groups`, a state may head more than one group (the empty state, one per
+    part); the combine step sums over groups, so the counts are the same.
+    """
     n_cls = head[0].shape[0] - 1
     n_last = last[0].shape[0]
     items = _items(head, n_last)
@@ -327,7 +331,9 @@ def prefix_groups_parallel(head: Head, last: Last, pclass: IntArray, pdead: IntA
     tstart = np.zeros(n_parts + 1, dtype=np.int64)
     hptr = head[3]
     for x in range(n):
-        p = (_slot_of(hashes[x], (1 << 30) - 1) >> 10) % n_parts
+        # equal states meet in one part (by hash); the items with no alive line (about half of them)
+        # are dealt round so that no part does half the work: their empty state is then a group in every part
+        p = x % n_parts if hashes[x] == 0 else (_slot_of(hashes[x], (1 << 30) - 1) >> 10) % n_parts
         part[x] = p
         pstart[p + 1] += 1
         c = x % n_cls

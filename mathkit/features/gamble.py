@@ -183,6 +183,12 @@ def gamble_lines(gamble: Gamble, base: WinDistribution, play: WinDistribution,
     """Each strategy's return, σ, P(bust), exposure on the whole play; exact return on the base game."""
     bet = play.unit
     out = []
+    den = sum(int(c) * v for v, c in zip(base.values.tolist(), base.weights.tolist(), strict=True))
+    vals = play.values
+    probs = play.probs()
+    vf = vals.astype(np.float64)  # float dot products throughout (a mixed int·float dot is many times slower)
+    mean_b = float(np.dot(vf, probs))
+    var_b = float(np.dot(vf * vf, probs)) - mean_b**2
     for s in strategies if strategies is not None else _strategies(gamble, bet):
         # exact, on the base game's integer counts: E[after | v] = v·(p·M)^k(v)
         up, k, p = ladder_arrays(gamble, s, base.values, limit_on=limit_on)
@@ -190,18 +196,14 @@ def gamble_lines(gamble: Gamble, base: WinDistribution, play: WinDistribution,
         for u, kk, c in zip(up.tolist(), k.tolist(), base.weights.tolist(), strict=True):
             by_k[kk] = by_k.get(kk, 0) + int(c) * u
         num = sum((p**kk * x for kk, x in by_k.items()), Fraction(0))
-        den = sum(int(c) * v for v, c in zip(base.values.tolist(), base.weights.tolist(), strict=True))
         ret_base = num / den if den else Fraction(1)
         # floats, on the whole play
-        vals = play.values
-        probs = play.probs()
         up, k, p = ladder_arrays(gamble, s, vals, limit_on=limit_on)
         pk = float(p) ** k.astype(np.float64)
-        mean_b = float(np.dot(vals, probs))
-        mean_a = float(np.dot(up * pk, probs))
-        var_b = float(np.dot(vals.astype(np.float64) ** 2, probs)) - mean_b**2
-        var_a = float(np.dot(up.astype(np.float64) ** 2 * pk, probs)) - mean_a**2
-        bust = float(np.dot(((vals > 0) * (1 - pk)), probs))
+        uf = up.astype(np.float64)
+        mean_a = float(np.dot(uf * pk, probs))
+        var_a = float(np.dot(uf * uf * pk, probs)) - mean_a**2
+        bust = float(np.dot((vals > 0) * (1 - pk), probs))
         ge = float(np.dot((up >= 100 * bet) * pk, probs))
         top = float(up[(k > 0) & (probs > 0)].max(initial=0)) / bet
         out.append(GambleLine(s.name, ret_base, mean_a / mean_b if mean_b else 1.0, math.sqrt(max(var_b, 0.0)) / bet,

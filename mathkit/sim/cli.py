@@ -100,7 +100,9 @@ def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
         print(json.dumps(out, indent=2, default=float))
     else:
         lo, hi = out["ci99"]
-        print(f"{out['game']}: {out['spins']:,} plays, {out['spins_per_second']:,.0f} plays/s")
+        ready = out.get("kernels_ready_seconds")
+        print(f"{out['game']}: {out['spins']:,} plays, {out['spins_per_second']:,.0f} plays/s"
+              + (f" (kernels ready in {ready:.2f} s before, not counted)" if ready is not None else ""))
         print(f"RTP {out['rtp']:.6f}  99% [{lo:.6f}, {hi:.6f}]  sd {out['sd']:.4f}")
         for name, e in out["breakdown"].items():
             print(f"  {name:<12} {e['rtp']:.6f} ± {e['se']:.6f}")

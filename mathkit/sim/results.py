@@ -123,7 +123,10 @@ class SimResult:
     ``trace`` is the convergence trace: ``(plays, RTP so far)`` at block ends, every block
     up to 200 of them, else 200 spaced geometrically — so it too does not depend on how
     the run was split.  Two runs with the same seed compare equal, however they were
-    split (``seconds`` is not compared).
+    split (``seconds`` is not compared).  ``seconds`` times the plays only: loading the
+    compiled kernels (or compiling them, before the install-time warm-up) comes before
+    the clock starts and is ``ready_seconds`` (one process; NaN on Dask, whose workers
+    load their own), so :attr:`spins_per_second` is the playing rate.
     """
 
     game: str
@@ -139,6 +142,7 @@ class SimResult:
     gamble: GambleResult | None = None
     seconds: float = field(default=math.nan, compare=False)
     features: tuple[str, ...] = ()
+    ready_seconds: float = field(default=math.nan, compare=False)
 
     # --- RTP ---------------------------------------------------------------------------
     def _estimate(self, total: int, squares: int) -> Estimate:
@@ -302,6 +306,7 @@ class SimResult:
             "game": self.game, "spins": self.spins, "total_bet": self.total_bet,
             "rtp": self.rtp.value, "se": self.rtp.se, "ci95": list(self.rtp.ci95), "ci99": list(self.rtp.ci99),
             "sd": self.sd, "seconds": self.seconds, "spins_per_second": self.spins_per_second,
+            "kernels_ready_seconds": None if math.isnan(self.ready_seconds) else self.ready_seconds,
             "breakdown": {c: est(e) for c, e in self.breakdown.items()},
             "hit_frequency": prop(self.hit_frequency), "hit_frequency_bet": prop(self.hit_frequency_bet),
             "tails": {f"{m}x": prop(p) for m, p in self.tails.items()},
