@@ -52,21 +52,34 @@ if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium (apt-get install -y chromium)",
                 allow_module_level=True)
 
-# Times one edit inside the page: the symbol picker's change event → the RTP label's text changes.
+# Times one edit inside the page: the symbol picker's change event → the RTP label's text changes, and → σ and the
+# hit frequency (the PAR sheet: distribution and plots) shown, i.e. their labels marked stale by the edit and then fresh.
 ROUND_TRIP_JS = """async (symbol) => {
   const pick = document.querySelector('.mk-grid-symbol select'), rtp = document.querySelector('.mk-rtp');
-  const before = rtp.textContent;
-  const t0 = performance.now();
-  const done = new Promise((resolve) => {
+  const before = rtp.textContent, t0 = performance.now(), out = {rtp: -1, sd: -1, par: -1};
+  const fresh = (sel, key) => new Promise((resolve) => {
+    const el = document.querySelector(sel);
+    let seenStale = false;
+    const check = () => {
+      if (el.classList.contains('mk-stale')) { seenStale = true; return; }
+      if (seenStale && out[key] < 0) { out[key] = performance.now() - t0; obs.disconnect(); resolve(); }
+    };
+    const obs = new MutationObserver(check);
+    obs.observe(el, {attributes: true, attributeFilter: ['class']});
+    setTimeout(() => { obs.disconnect(); resolve(); }, 60000);
+  });
+  const label = new Promise((resolve) => {
     const obs = new MutationObserver(() => {
-      if (rtp.textContent !== before) { obs.disconnect(); resolve(performance.now() - t0); }
+      if (rtp.textContent !== before) { out.rtp = performance.now() - t0; obs.disconnect(); resolve(); }
     });
     obs.observe(rtp, {subtree: true, childList: true, characterData: true});
-    setTimeout(() => { obs.disconnect(); resolve(-1); }, 30000);
+    setTimeout(() => { obs.disconnect(); resolve(); }, 30000);
   });
+  const waits = [label, fresh('.mk-sd', 'sd'), fresh('.mk-hit', 'par')];
   pick.value = symbol;
   pick.dispatchEvent(new Event('change', {bubbles: true}));
-  return await done;
+  await Promise.all(waits);
+  return out;
 }"""
 
 
@@ -274,8 +287,13 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     assert f'  "{" ".join(saved.reel_set().strips[0])}",' in added  # reel 1's cell edit is in the file
 
 
-def timed_edits(page: Any, game: Game, n: int) -> list[float]:
-    """``n`` grid edits on reel 2 (a low symbol becomes DRAGON), each timed in the page; checks every RTP."""
+def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, float]]:
+    """``n`` grid edits on reel 2 (a low symbol becomes DRAGON), each timed in the page; checks every RTP.
+
+    Each edit's times (ms): ``rtp`` (the label), ``sd`` (σ shown), ``par`` (the PAR sheet: hit frequency,
+    distribution, plots); -1 when not seen (recorded, not asserted: the issue's ≤ 1 s σ
+    target is reported).  The next edit comes once the PAR sheet is in, as a designer reads it.
+    """
     from playwright.sync_api import expect
 
     strip = list(game.reel_set().strips[1])
@@ -284,16 +302,11 @@ def timed_edits(page: Any, game: Game, n: int) -> list[float]:
     for stop in stops:
         pick_stop(page, 1, stop, strip[stop])
         t = page.evaluate(ROUND_TRIP_JS, "DRAGON")
-        assert t >= 0, f"the RTP label did not change within 30 s (stop {stop})"
+        assert t["rtp"] >= 0, f"the RTP label did not change within 30 s (stop {stop})"
         strip[stop] = "DRAGON"
         expect(page.locator(".mk-rtp")).to_have_text(f"RTP {pct6(rtp_of(with_strip(game, 1, strip)))}")
         times.append(t)
-        # the next edit comes once σ is in, as a designer reads it, and the distribution too when it comes within a
-        # few seconds (on a loaded machine a plotly redraw under way would be timed with the next edit)
-        expect(page.locator(".mk-sd.mk-stale")).to_have_count(0, timeout=60_000)
-        with contextlib.suppress(AssertionError):
-            expect(page.locator(".mk-hit.mk-stale")).to_have_count(0, timeout=4_000)
-        page.wait_for_timeout(300)
+        expect(page.locator(".mk-sd.mk-stale, .mk-hit.mk-stale")).to_have_count(0, timeout=60_000)
     return times
 
 
@@ -364,6 +377,13 @@ def open_in_lab(page: Any, url: str) -> float:
     }""", timeout=120_000)
     expect(page.locator(".jp-Dialog")).to_have_count(0)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    # every cell run (the comparison cell after the workbench keeps the kernel busy for seconds, more on a loaded
+    # machine: an edit made then waits for it): no cell queued or running, the kernel idle
+    page.wait_for_function("""() => {
+        const w = window.jupyterapp.shell.currentWidget, k = w.sessionContext.session.kernel;
+        const cells = w.content.widgets.filter((c) => c.model.type === 'code');
+        return cells.length > 0 && cells.every((c) => c.model.executionCount !== null) && k.status === 'idle';
+    }""", timeout=300_000, polling=200)
     return time.monotonic() - t0
 
 
@@ -378,14 +398,15 @@ def test_lab_dynasty_edit_latency(lab_url: tuple[str, Path], page: Any) -> None:
     expect(page.locator(".jp-Dialog")).to_have_count(0)
     shown = time.monotonic()
     times = timed_edits(page, game, 10)
-    page.wait_for_timeout(500)
     page.screenshot(path=str(OUT / "lab-dynasty.png"))
-    median = statistics.median(times)
-    print(f"\nJupyterLab, Dynasty: notebook open + run {opened:.1f} s; 10 grid edits, edit → RTP label "
-          f"{', '.join(f'{t:.0f}' for t in times)} ms; median {median:.0f} ms; {time.monotonic() - shown:.1f} s")
-    assert median <= 300, f"median edit → RTP label {median:.0f} ms in JupyterLab (limit 300 ms)"
+    med = {k: statistics.median(t[k] for t in times) for k in ("rtp", "sd", "par")}
+    print(f"\nJupyterLab, Dynasty: notebook open + run {opened:.1f} s; 10 grid edits ({time.monotonic() - shown:.1f} s)")
+    for key, what in (("rtp", "RTP label"), ("sd", "σ"), ("par", "PAR sheet (hit frequency, distribution, plots)")):
+        print(f"  edit → {what}: {', '.join(f'{t[key]:.0f}' for t in times)} ms; median {med[key]:.0f} ms")
+    assert med["rtp"] <= 300, f"median edit → RTP label {med['rtp']:.0f} ms in JupyterLab (limit 300 ms)"
 
 
+@pytest.mark.timeout(900)  # a loaded machine: every step waits on its own condition, with its own limit
 def test_lab_workbench_round_trip(lab_url: tuple[str, Path], page: Any) -> None:
     url, games = lab_url
     open_in_lab(page, url + "bench.ipynb")
