@@ -281,7 +281,7 @@ def render(reveal: dict[str, int]) -> str:
         f"name = {_q(d['name'])}",
         f"description = {_q(d['description'])}",
         'pay_mode = "lines"',
-        'declared_rtp = "24/25"   # 96.00%',
+        'declared_rtp = "24/25"',
         'default_reels = "base"',
         "",
         "# 70 lines over 7 rows (rows from the top, 0); the first 10·h are active at height h: lines 31-40 reach",

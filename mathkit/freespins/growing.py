@@ -333,7 +333,8 @@ class GrowingChain:
             p = float(self.games[h].p(a))
             weights[:, index[h], list(adds).index(a)] = p * (np.exp(np.outer(ts, d.values.astype(np.float64))) @ d.probs)
         mgf: FloatArray = np.asarray(_cf(weights, adds, grow, size, where).real, dtype=np.float64)
-        valid: npt.NDArray[np.bool_] = np.asarray(np.isfinite(mgf).all(axis=1) & (mgf >= 1.0).all(axis=1))
+        # (≥ 1 up to rounding: a win that is 0 in every game has E[e^{tW}] = 1 exactly, the solve 1 − ε)
+        valid: npt.NDArray[np.bool_] = np.asarray(np.isfinite(mgf).all(axis=1) & (mgf >= 1.0 - 1e-9).all(axis=1))
         valid[1:] &= (mgf[1:] >= mgf[:-1] * (1 - 1e-12)).all(axis=1)
         ok = int(np.argmin(valid)) if not valid.all() else len(ts)  # the first t that fails, and every t above it
         with np.errstate(divide="ignore", invalid="ignore"):
