@@ -113,8 +113,18 @@ class _Rules:
         return any(member in self.substitutes[name] for member in entry.symbols)
 
     def pay(self, entry: PayEntry, count: int) -> int:
-        """Credits for a run of ``count`` at this coin option (before multipliers)."""
-        return entry.pay(count, self.coins, self.coin_index)
+        """Credits for a run of ``count`` at this coin option (before multipliers).
+
+        The declared count paid is the largest not above the run; its value is paid per
+        coin (times the coins) unless the file listed one value per coin option.
+        """
+        paid = _largest_declared(list(entry.counts), count)
+        if paid == 0:
+            return 0
+        values = dict(entry.pays)[paid]
+        if paid in entry.per_option:
+            return values[self.coin_index]
+        return values[0] * self.coins
 
     def line(self, seq: tuple[str, ...]) -> tuple[int, PayEntry | None, int]:
         """``(win, entry, run)`` of one line; the first entry wins a tie."""

@@ -118,8 +118,9 @@ def test_the_game_file_route_refuses_too() -> None:
     # free spin retriggers (m = 10).
     text = Path("data/games/dynasty_small.toml").read_text(encoding="utf-8")
     free = text[text.index("[reels.free]"):text.index("[paytable]")]
-    strips = ['  "EMPEROR",', '  "SEAL SEAL SEAL NINE VASE DRAGON NINE VASE",', '  "EMPEROR",',
-              '  "VASE NINE SEAL SEAL SEAL DRAGON NINE VASE",', '  "EMPEROR",']
+    # (three stops each: a window of 3 rows shows each stop once)
+    strips = ['  "EMPEROR EMPEROR EMPEROR",', '  "SEAL SEAL SEAL NINE VASE DRAGON NINE VASE",', '  "EMPEROR EMPEROR EMPEROR",',
+              '  "VASE NINE SEAL SEAL SEAL DRAGON NINE VASE",', '  "EMPEROR EMPEROR EMPEROR",']
     new = "[reels.free]\nrows = 3\nstrips = [\n" + "\n".join(strips) + "\n]\n\n"
     g = loads_game(text.replace(free, new))
     with pytest.raises(ModelError, match=r"^3\+ EMPEROR add 10 spins with probability 1 per spin: 10 added spins "

@@ -16,6 +16,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from ..bounds import spin_tops
 from ..errors import ModelError
 from ..exact import SpinMaths, spin
 from ..game import Game
@@ -127,21 +128,7 @@ class Engine:
         """An upper bound of one spin's win in credits: every line (or way) at its best, every scatter paid."""
         def compute() -> int:
             lines = self._lines if model.lines is None else model.lines
-            t = pay_tables(self._game, lines=lines, coins=self._coins)
-            mult = int(t.mult.max(initial=1))
-            rows = model.rows
-            n_reels = t.n_reels
-            best = [max(int(t.pay[e, n]) * (1 if t.own[e] else mult**n) for n in range(n_reels + 1))
-                    for e in range(len(t.entries))]
-            if t.ways:
-                rs = self._game.reel_set(model.reels)
-                ways = 1
-                for r in range(n_reels):
-                    ways *= (rs.rows[r] if rows is None else rows) * mult
-                line_top = sum(best) * ways
-            else:
-                line_top = max(best, default=0) * int(t.lines.shape[0])
-            scatter_top = int(t.scatter_pay.max(axis=1, initial=0).sum()) * t.total_bet
+            line_top, scatter_top = spin_tops(self._game, model.reels, lines=lines, coins=self._coins, rows=model.rows)
             return line_top * model.line_multiplier + scatter_top * model.scatter_multiplier
 
         return self.once(("bound", model), compute)

@@ -57,6 +57,7 @@ from ..dask_runner import (
     map_chunks,
     run_blocks,
 )
+from ..bounds import check_cost
 from ..errors import ModelError
 from ..features.gamble import Gamble
 from ..game import Game
@@ -199,6 +200,8 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
     if spins < 1:
         msg = f"spins must be at least 1, not {spins}"
         raise ValueError(msg)
+    check_cost(f"a simulation of {spins:,} plays", spins=spins, field="spins",
+               fix="run several seeds and pool them (each run's per-block sums grow with its plays)")
     if rng is not None and seed is not None:
         msg = "give a seed or a generator, not both"
         raise ValueError(msg)

@@ -14,7 +14,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..errors import MathkitError
+from ..cliargs import check_output, nonnegative, number, positive
+from ..errors import MathkitError, located
 from ..sensitivity import play_reels
 from .constraints import Constraints
 from .solve import TuneResult, _same_file, tune, write_result
@@ -26,12 +27,39 @@ __all__ = ["cli"]
 def _parse_rtp(text: str) -> Fraction:
     t = text.strip()
     try:
-        value = Fraction(t[:-1]) / 100 if t.endswith("%") else Fraction(t)
+        value = (Fraction(t[:-1]) / 100 if t.endswith("%") else Fraction(t)) if len(t) <= 40 else None
     except (ValueError, ZeroDivisionError):
+        value = None
+    if value is None:
         msg = f"not an RTP: {text!r} (write 0.92, 92% or 23/25)"
-        raise argparse.ArgumentTypeError(msg) from None
-    if not 0 < value < 2:
-        msg = f"RTP {text} is not a fraction of the bet (write 0.92 or 92%)"
+        raise argparse.ArgumentTypeError(msg)
+    if not 0 < value <= 1:
+        msg = (f"RTP {text} is {float(value):.4%} of the bet: a target RTP lies above 0% and at most 100% "
+               "(write 0.92 or 92%)")
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _probability(text: str) -> float:
+    value = number(text)
+    if not 0 < value < 1:
+        msg = f"{text} is not a probability between 0 and 1 (write 0.25)"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _positive_number(text: str) -> float:
+    value = number(text)
+    if value <= 0:
+        msg = f"must be more than 0, not {text}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _steps(text: str) -> int:
+    value = positive(text)
+    if value > 100_000:
+        msg = f"{value:,} steps: at most 100,000"
         raise argparse.ArgumentTypeError(msg)
     return value
 
@@ -53,18 +81,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace an existing output file")
     p.add_argument("--vary", choices=("strips", "pays", "both"), default="strips")
     p.add_argument("--reels", help="reel set to change (default: the game's default set)")
-    p.add_argument("--hit-frequency", type=float, help="secondary target: base-spin hit frequency (0.25)")
-    p.add_argument("--hf-tol", type=float, default=0.005, help="tolerance on the hit frequency (default 0.005)")
-    p.add_argument("--sd", type=float, help="secondary target: base-spin σ per total bet")
-    p.add_argument("--sd-tol", type=float, help="tolerance on σ (default 5%% of --sd)")
+    p.add_argument("--hit-frequency", type=_probability, help="secondary target: base-spin hit frequency (0.25)")
+    p.add_argument("--hf-tol", type=_positive_number, default=0.005, help="tolerance on the hit frequency (default 0.005)")
+    p.add_argument("--sd", type=_positive_number, help="secondary target: base-spin σ per total bet")
+    p.add_argument("--sd-tol", type=_positive_number, help="tolerance on σ (default 5%% of --sd)")
     p.add_argument("--keep-length", action=argparse.BooleanOptionalAction, default=True,
                    help="keep strip lengths (default); --no-keep-length allows inserting and deleting stops")
-    p.add_argument("--min-scatter-spacing", type=int, help="stops between two scatters at least (default: rows)")
-    p.add_argument("--max-stack", type=int, help="longest run of one symbol (default: the original's per symbol)")
+    p.add_argument("--min-scatter-spacing", type=nonnegative, help="stops between two scatters at least (default: rows)")
+    p.add_argument("--max-stack", type=positive, help="longest run of one symbol (default: the original's per symbol)")
     p.add_argument("--fixed", default="", help="comma-separated symbols whose stops must not change")
-    p.add_argument("--tolerance-pp", type=float, default=0.005, help="RTP tolerance in pp (default 0.005)")
-    p.add_argument("--seed", type=int, default=0, help="seed for the choice between equivalent stops")
-    p.add_argument("--max-steps", type=int, default=500)
+    p.add_argument("--tolerance-pp", type=_positive_number, default=0.005, help="RTP tolerance in pp (default 0.005)")
+    p.add_argument("--seed", type=nonnegative, default=0, help="seed for the choice between equivalent stops")
+    p.add_argument("--max-steps", type=_steps, default=500, help="most moves (default 500, at most 100000)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     return p
 
@@ -97,8 +125,9 @@ def _sensitivity_cli(args: argparse.Namespace) -> int:
     from ..sensitivity import pay_sensitivity, sensitivity_text, symbol_sensitivity
 
     game = load_game(args.game)
-    sym = symbol_sensitivity(game, args.reels)
-    pays = pay_sensitivity(game, play_reels(game, sym.reels))
+    with located(path=args.game):
+        sym = symbol_sensitivity(game, args.reels)
+        pays = pay_sensitivity(game, play_reels(game, sym.reels))
     if args.json:
         print(json.dumps({
             "reels": sym.reels, "rtp": float(sym.rtp), "heatmap": sym.heatmap(),
@@ -138,6 +167,7 @@ def cli(argv: list[str]) -> int:
             if o.exists() and not args.force:
                 print(f"error: {o} exists; pass --force to replace it", file=sys.stderr)
                 return 2
+            check_output(o, what="--out")
         fixed = frozenset(x.strip() for x in args.fixed.split(",") if x.strip())
         cons = Constraints(args.keep_length, args.min_scatter_spacing, args.max_stack, fixed)
         kw: dict[str, Any] = {
@@ -145,10 +175,13 @@ def cli(argv: list[str]) -> int:
             "hit_frequency": args.hit_frequency, "sd": args.sd, "hf_tol": args.hf_tol, "sd_tol": args.sd_tol,
             "seed": args.seed, "max_steps": args.max_steps, "progress": None,
         }
-        if args.variants:
-            results = tune_variants(game, targets, **kw)
-        else:
-            results = [tune(game, targets[0], vary=args.vary, **kw)]
+        with located(path=args.game):
+            if args.reels is not None:
+                game.reel_set(args.reels)
+            if args.variants:
+                results = tune_variants(game, targets, **kw)
+            else:
+                results = [tune(game, targets[0], vary=args.vary, **kw)]
         for res, o in zip(results, outs, strict=True):
             write_result(res, o, force=args.force, source=args.game)
         summaries = [_summary(r, o) for r, o in zip(results, outs, strict=True)]
