@@ -15,7 +15,8 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from .cycle import JointCounts, joint_counts
+from .bounds import check_cost, enumeration_cost
+from .cycle import JointCounts, joint_counts, split_point
 from .distribution import WinDistribution
 from .game import Game
 from .rtp import ComponentRTP, component_rtp
@@ -116,6 +117,11 @@ def spin(game: Game, reels: str | None = None, *, lines: int | None = None, coin
     n_lines = game.bet.lines if lines is None else lines
     n_coins = game.bet.coins[0] if coins is None else coins
     t = pay_tables(game, lines=n_lines, coins=n_coins)
+    ra = reel_arrays(game, name)
+    memory, work = enumeration_cost([len(s) for s in ra.strips], split_point(ra.n_reels),
+                                    len(t.entries) if t.ways else int(t.lines.shape[0]), int(ra.rows.max()))
+    check_cost(f"the full-cycle enumeration of reel set {name!r}", memory=memory, work=work, field=f"reels.{name}",
+               fix="estimate the figures by simulation (mathkit simulate), or shorten the strips (weights, not repeats)")
     comp = component_rtp(game, name, lines=n_lines, coins=n_coins)
-    jc = joint_counts(t, reel_arrays(game, name), parallel=parallel)
+    jc = joint_counts(t, ra, parallel=parallel)
     return SpinMaths(game, name, n_lines, n_coins, t, comp, jc)

@@ -36,9 +36,10 @@ def _dotted(text: str) -> str:
     return ".".join(p.strip("\"'") for p in _PART.findall(text))
 
 
-def _depth(line: str, depth: int) -> int:
-    """The bracket depth after ``line`` (strings and comments skipped, roughly)."""
+def _depth(line: str, depth: int) -> tuple[int, int]:
+    """The bracket depth after ``line``, and the deepest reached in it (strings and comments skipped, roughly)."""
     quote = ""
+    deepest = depth
     for ch in line:
         if quote:
             if ch == quote:
@@ -49,9 +50,10 @@ def _depth(line: str, depth: int) -> int:
             break
         elif ch in "[{":
             depth += 1
+            deepest = max(deepest, depth)
         elif ch in "]}":
             depth = max(depth - 1, 0)
-    return depth
+    return depth, deepest
 
 
 def _statements(text: str) -> list[tuple[int, str, str]]:
@@ -68,7 +70,7 @@ def _statements(text: str) -> list[tuple[int, str, str]]:
             elif header:
                 table = _dotted(header.group(1))
                 out.append((n, table, ""))
-        depth = _depth(line, depth) if depth or "[" in line or "{" in line else 0
+        depth = _depth(line, depth)[0] if depth or "[" in line or "{" in line else 0
         if _HEADER.match(line) and not _KEY.match(line):
             depth = 0
     return out
@@ -84,14 +86,19 @@ def _key_at(text: str, line: int) -> str:
     return found
 
 
-def _duplicate(text: str) -> tuple[int, str] | None:
-    """The first key or table declared twice: its line and full name."""
-    seen: set[str] = set()
+def _duplicate(text: str) -> tuple[int, str, int] | None:
+    """The first key or table declared twice: its line, its full name and the line of the first one."""
+    seen: dict[str, int] = {}
+    lines = text.splitlines()
     for n, table, key in _statements(text):
         full = f"{table}.{key}" if table and key else (key or table)
-        if full in seen and not (key == "" and text.splitlines()[n - 1].lstrip().startswith("[[")):
-            return n, full
-        seen.add(full)
+        if key == "" and lines[n - 1].lstrip().startswith("[["):  # a new element of an array of tables
+            seen = {s: m for s, m in seen.items() if not s.startswith(f"{table}.")}
+            seen[full] = n
+            continue
+        if full in seen:
+            return n, full, seen[full]
+        seen[full] = n
     return None
 
 
@@ -99,8 +106,8 @@ def _deepest(text: str) -> int:
     """The line where the nesting first passes :data:`MAX_DEPTH`."""
     depth = 0
     for n, line in enumerate(text.splitlines(), start=1):
-        depth = _depth(line, depth)
-        if depth > MAX_DEPTH:
+        depth, deepest = _depth(line, depth)
+        if deepest > MAX_DEPTH:
             return n
     return 1
 
@@ -121,8 +128,7 @@ def parse_toml(text: str, path: str | Path | None = None) -> dict[str, Any]:
         reason = str(exc)
         dup = _duplicate(text) if ("overwrite" in reason or "declare" in reason or "Duplicate" in reason) else None
         if dup is not None:
-            line, key = dup
-            first = next(n for n, t, k in _statements(text) if (f"{t}.{k}" if t and k else (k or t)) == key)
+            line, key, first = dup
             msg = f"not valid TOML at line {line}: the {'table' if line in _headers(text) else 'key'} is written twice"
             raise GameError(msg, field=key, fix=f"keep one {key}; the first is at line {first}", path=path) from None
         at = _AT.search(reason)

@@ -49,6 +49,7 @@ class Cap(Block):
     kind: ClassVar[str] = "cap"
     role: ClassVar[Role] = "transform"
     title: ClassVar[str] = "Cap"
+    scalar: ClassVar[bool] = True
 
     multiple: Fraction | None = None
     coins: int | None = None

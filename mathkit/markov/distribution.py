@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.signal import fftconvolve
 
+from ..bounds import check_cost, limits
 from ..errors import ModelError
 from .solve import ABSORB, Outcome
 
@@ -119,10 +120,17 @@ def propagate_rewards(
     mass: dict[int, tuple[int, FloatArray]] = {start: (0, np.ones(1))}
     done: tuple[int, FloatArray] | None = None
     remaining = 1.0
-    for step in range(1, max_steps + 1):  # noqa: B007 (step is reported)
+    lim = limits()
+    work = 0
+    for step in range(1, max_steps + 1):
         new: dict[int, tuple[int, FloatArray]] = {}
         for i, (off, arr) in mass.items():
             for j, k_off, kernel in kernels[i]:
+                n = len(arr) + len(kernel)
+                work += n * max(int(math.log2(n)), 1) if min(len(arr), len(kernel)) >= FFT_MIN_SUPPORT else len(arr) * len(kernel)
+                if work > lim.work:
+                    check_cost(f"the total-reward distribution from {label!r} (after {step} steps)", work=work,
+                               fix="ask for the mean and moments only, or estimate the distribution by simulation")
                 conv = _convolve(arr, kernel)
                 if j == ABSORB:
                     done = _add(done, off + k_off, conv)
@@ -133,6 +141,10 @@ def propagate_rewards(
             nz = np.flatnonzero(arr)
             if len(nz):
                 mass[j] = (off + int(nz[0]), arr[nz[0] : nz[-1] + 1])
+        held = 8 * sum(len(arr) for _, arr in mass.values())
+        if held > lim.memory:
+            check_cost(f"the total-reward distribution from {label!r} (after {step} steps)", memory=held,
+                       fix="estimate the distribution by simulation")
         remaining = float(sum(arr.sum() for _, arr in mass.values()))
         if remaining <= tol:
             break

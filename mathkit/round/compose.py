@@ -24,6 +24,7 @@ workbench and the tuner use), ``"moments"`` adds exact second moments,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -31,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..convolve import convolve, mix
-from ..errors import ModelError
+from ..errors import ModelError, located
 from ..features.base import Block, FeatureStats
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
@@ -50,6 +51,11 @@ def as_block(f: Feature) -> Block:
         msg = f"feature {f.name!r} ({type(f).__name__}) is not a feature block"
         raise ModelError(msg)
     return f
+
+
+def _at(game: Game, block: Feature) -> AbstractContextManager[None]:
+    """Errors raised while a block answers name the block's field path (``free_spins``, ``cap``)."""
+    return located(field=game.feature_path(block))
 
 
 def transforms(game: Game) -> list[Block]:
@@ -184,9 +190,15 @@ class _Composer:
         models: list[tuple[Fraction, SpinModel, str]] = [(Fraction(1), self.engine.base_model(), "")]
         for b in self.blocks.values():
             if b.role == "modifier":
-                models = [(p * q, m2, label2 or label) for p, m, label in models
-                          for q, m2, label2 in b.spin_models(self.engine, m)]
-        parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
+                with _at(self.engine.game, b):
+                    models = [(p * q, m2, label2 or label) for p, m, label in models
+                              for q, m2, label2 in b.spin_models(self.engine, m)]
+        # what the engine cannot do for this spin is down to the blocks that shape it
+        game = self.engine.game
+        shaping = [game.feature_path(b) for b in self.blocks.values() if b.role == "modifier"]
+        shaping += [game.feature_path(b) for b in self.seqs]
+        with located(field=", ".join(shaping) or f"reels.{self.engine.reels}"):
+            parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
         return _mix(parts, self.level)
 
     def law(self, node: Node) -> StageLaw:
@@ -198,7 +210,8 @@ class _Composer:
                 if name not in self.blocks or self.blocks[name].role != "sequence":
                     msg = f"a stage leads to {name!r}, which is not a sequence feature of the game"
                     raise ModelError(msg)
-                self.laws[node] = self.blocks[name].law(self.engine, entry, self.level)
+                with _at(self.engine.game, self.blocks[name]):
+                    self.laws[node] = self.blocks[name].law(self.engine, entry, self.level)
         return self.laws[node]
 
     def outcome(self, node: Node) -> Outcome:
@@ -314,9 +327,17 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
     >>> sorted(a.breakdown()), a.outcome.method
     (['free spins', 'lines', 'scatter'], 'exact')
     """
-    engine = Engine(game, reels, lines=lines, coins=coins, parallel=parallel)
+    with located(path=game.source):
+        return _analyse(Engine(game, reels, lines=lines, coins=coins, parallel=parallel), level)
+
+
+def _analyse(engine: Engine, level: Level) -> RoundAnalysis:
+    game = engine.game
     comp, outcome = _compose(engine, level)
-    needed = max((LEVELS.index(b.level_needed(engine, outcome)) for b in transforms(game)), default=0)
+    needed = 0
+    for b in transforms(game):
+        with _at(game, b):
+            needed = max(needed, LEVELS.index(b.level_needed(engine, outcome)))
     if needed > LEVELS.index(level):
         level = LEVELS[needed]
         comp, outcome = _compose(engine, level)
@@ -332,11 +353,16 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
     uncapped = outcome
     for block in transforms(game):
         before = outcome
-        outcome = block.transform(engine, outcome)
+        with _at(game, block):
+            outcome = block.transform(engine, outcome)
         stats[block.name] = FeatureStats({(): Fraction(1)}, {}, {}, level, {"before": before, "after": outcome})
-    sections = tuple(s for s in (comp.blocks[f.name].section(engine, stats[f.name]) for f in game.features)
-                     if s is not None)
-    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, sections)
+    sections = []
+    for f in game.features:
+        with _at(game, f):
+            section = comp.blocks[f.name].section(engine, stats[f.name])
+        if section is not None:
+            sections.append(section)
+    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, tuple(sections))
 
 
 def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = None,

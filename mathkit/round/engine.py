@@ -17,7 +17,7 @@ from typing import TypeVar
 import numpy as np
 
 from ..bounds import spin_tops
-from ..errors import ModelError
+from ..errors import ModelError, located
 from ..exact import SpinMaths, spin
 from ..game import Game
 from ..rtp import component_rtp
@@ -96,8 +96,11 @@ class Engine:
         """The full-cycle maths of the model's spin (before its multipliers)."""
         self._check(model)
         lines = self._lines if model.lines is None else model.lines
-        return self.once(("spin", model.reels, lines), lambda: spin(self._game, model.reels, lines=lines,
-                                                                   coins=self._coins, parallel=self.parallel))
+        def compute() -> SpinMaths:
+            with located(field=f"reels.{model.reels}"):
+                return spin(self._game, model.reels, lines=lines, coins=self._coins, parallel=self.parallel)
+
+        return self.once(("spin", model.reels, lines), compute)
 
     def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
         def compute() -> JointLaw:

@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..bounds import check_cost
 from ..dask_runner import (
     G_OFFERED,
     G_RETURNED,
@@ -57,8 +58,7 @@ from ..dask_runner import (
     map_chunks,
     run_blocks,
 )
-from ..bounds import check_cost
-from ..errors import ModelError
+from ..errors import ModelError, located
 from ..features.gamble import Gamble
 from ..game import Game
 from ..io import load_game
@@ -211,8 +211,9 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
     bit_generator = type(rng.bit_generator).__name__
     if bit_generator not in ("PCG64", "SFC64"):
         bit_generator = "PCG64"
-    spec = _compiled(game, reels=reels, lines=lines, coins=coins)
-    plan = _gamble_plan(game, gamble) if gamble is not None else None
+    with located(path=game.source):
+        spec = _compiled(game, reels=reels, lines=lines, coins=coins)
+        plan = _gamble_plan(game, gamble) if gamble is not None else None
     gamble = gamble if plan is not None else None
     n_blocks = -(-spins // BLOCK)
     per = max(1, -(-chunk // BLOCK))
