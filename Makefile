@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export PLOTLY_RENDERER ?= notebook
 
-.PHONY: lab test test-fast lint typecheck bench render browser clean venv
+.PHONY: lab test test-fast lint typecheck bench render browser fuzz clean venv
 
 venv: $(STAMP)
 
@@ -36,6 +36,11 @@ test-fast: $(STAMP)
 browser: $(STAMP)
 	$(BIN)/python -m pytest -m browser
 
+# 10,000 mutated game files, each loaded and its PAR sheet computed under a time limit (tests/fuzz.py)
+FUZZ_COUNT ?= 10000
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz.py --count $(FUZZ_COUNT) --json fuzz-report.json
+
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
@@ -43,4 +48,4 @@ render: $(STAMP)
 	$(BIN)/python -m mathkit.render notebooks docs/rendered
 
 clean:
-	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered
+	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered fuzz-report.json

@@ -165,10 +165,8 @@ def _show(values: tuple[int, ...]) -> str:
 
 
 def _set_values(game: Game, cell: PayCell, values: tuple[int, ...]) -> Game:
-    from ..game import PayEntry
-
     lps = tuple(
-        PayEntry(e.name, e.symbols, tuple((k, values if k == cell.count else v) for k, v in e.pays))
+        dataclasses.replace(e, pays=tuple((k, values if k == cell.count else v) for k, v in e.pays))
         if e.name == cell.entry else e
         for e in game.line_pays
     )
