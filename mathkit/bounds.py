@@ -101,11 +101,12 @@ def largest_bet(game: Game) -> tuple[int, int]:
 
 
 def spin_tops(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
-              rows: int | None = None) -> tuple[int, int]:
+              rows: Sequence[int] | None = None) -> tuple[int, int]:
     """Upper bounds of one spin's line (or ways) win and scatter win, in credits (Python integers).
 
     Every line (or way) at its best entry with the largest wild multiplier on every
-    reel, every paying scatter at its top pay; ``rows`` overrides the window height.
+    reel, every paying scatter at its top pay for the window; ``rows`` overrides the
+    window's height per reel.
 
     Examples
     --------
@@ -122,14 +123,15 @@ def spin_tops(game: Game, reels: str | None = None, *, lines: int | None = None,
     for e in game.line_pays:
         own = len(e.symbols) == 1 and e.symbols[0] in game.symbol_names and game.symbol(e.symbols[0]).is_wild
         best.append(max((e.pay(n, c, index) * (1 if own else mult**n) for n in range(1, game.n_reels + 1)), default=0))
+    heights = rs.rows if rows is None else rows
     if game.pay_mode == "ways":
         ways = 1
-        for r in range(rs.n_reels):
-            ways *= (rs.rows[r] if rows is None else rows) * mult
+        for h in heights:
+            ways *= h * mult
         line_top = sum(best) * ways
     else:
         line_top = max(best, default=0) * n_lines
-    window = sum(rs.rows) if rows is None else rows * rs.n_reels
+    window = sum(heights)
     scatter_top = sum(max((v for k, v in sp.pays if k <= window), default=0) for sp in game.scatter_pays)
     return line_top, scatter_top * game.bet.total_bet(n_lines, c)
 

@@ -55,10 +55,12 @@ def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
     if len(a.values) == 0 or len(b.values) == 0:
         return PlayLaw(np.zeros(0, np.int64), np.zeros(0), a.lost_mass + b.lost_mass)
     lost = a.lost_mass + b.lost_mass - a.lost_mass * b.lost_mass
+    for one, other in ((b, a), (a, b)):
+        if len(one.values) == 1 and one.probs[0] == 1.0 and one.lost_mass == 0.0:
+            # a sure amount: the other law, shifted (its exact counts kept)
+            return PlayLaw(other.values + one.values[0], other.probs, other.lost_mass, other.counts, other.total)
     if len(a.values) == 1 or len(b.values) == 1:
         one, other = (a, b) if len(a.values) == 1 else (b, a)
-        if one.probs[0] == 1.0 and one.lost_mass == 0.0:  # a sure amount: the other law, shifted (counts kept)
-            return PlayLaw(other.values + one.values[0], other.probs, other.lost_mass, other.counts, other.total)
         return PlayLaw(other.values + one.values[0], other.probs * one.probs[0], lost)
     g = int(np.gcd.reduce(np.concatenate([a.values - a.values[0], b.values - b.values[0]]))) or 1
     lo_a, lo_b = int(a.values[0]), int(b.values[0])

@@ -15,12 +15,13 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from .bounds import check_cost, enumeration_cost
-from .cycle import JointCounts, joint_counts, split_point
+from .cycle import JointCounts, joint_counts
 from .distribution import WinDistribution
 from .game import Game
-from .rtp import ComponentRTP, component_rtp
-from .tables import PayTables, pay_tables, reel_arrays
+from .rtp import ComponentRTP, component_rtp, spin_rtp
+from .stage import SpinModel
+from .stops import stop_tables
+from .tables import PayTables, pay_tables
 
 __all__ = ["SpinMaths", "rtp", "spin"]
 
@@ -53,7 +54,7 @@ class SpinMaths:
     components
         Exact RTP per pay combination (algebraic).
     joint
-        Exact counts of (line win, scatter code) over the cycle (enumerated).
+        Exact counts of (line win, scatter counts) over the cycle (enumerated).
     """
 
     game: Game
@@ -74,9 +75,7 @@ class SpinMaths:
 
     def scatter_count(self, symbol: str) -> IntArray:
         """Count of scatter ``symbol`` in each cell of the joint table."""
-        k = [self.tables.names[s] for s in self.tables.scatter_ids].index(symbol)
-        size = sum(self.game.reel_set(self.reels).rows) + 1
-        return np.asarray((self.joint.codes // self.joint.radix[k]) % size, dtype=np.int64)
+        return self.joint.digit(symbol)
 
     @cached_property
     def scatter_win(self) -> IntArray:
@@ -113,15 +112,9 @@ def spin(game: Game, reels: str | None = None, *, lines: int | None = None, coin
     >>> s.win_distribution.rtp() == s.rtp()
     True
     """
-    name = game.default_reels if reels is None else reels
+    name = game.reel_set(reels).name
     n_lines = game.bet.lines if lines is None else lines
     n_coins = game.bet.coins[0] if coins is None else coins
     t = pay_tables(game, lines=n_lines, coins=n_coins)
-    ra = reel_arrays(game, name)
-    memory, work = enumeration_cost([len(s) for s in ra.strips], split_point(ra.n_reels),
-                                    len(t.entries) if t.ways else int(t.lines.shape[0]), int(ra.rows.max()))
-    check_cost(f"the full-cycle enumeration of reel set {name!r}", memory=memory, work=work, field=f"reels.{name}",
-               fix="estimate the figures by simulation (mathkit simulate), or shorten the strips (weights, not repeats)")
-    comp = component_rtp(game, name, lines=n_lines, coins=n_coins)
-    jc = joint_counts(t, ra, parallel=parallel)
-    return SpinMaths(game, name, n_lines, n_coins, t, comp, jc)
+    st = stop_tables(game, SpinModel(name))
+    return SpinMaths(game, name, n_lines, n_coins, t, spin_rtp(t, st), joint_counts(t, st, parallel=parallel))

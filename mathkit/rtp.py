@@ -3,10 +3,13 @@
 Reels stop independently, so the symbols one line shows are independent
 across reels, each distributed as the symbol counts at that line's row.  A
 depth-first walk over the reels that stops as soon as no pay entry can still
-grow gives every line's exact hits and credits per (entry, count).  For
-unweighted circular strips every row has the same counts, so every line has
-the same RTP and one walk serves all lines.  Ways and scatters factor over
-reels the same way.  All sums are Python integers over the whole cycle.
+grow gives every line's exact hits and credits per (entry, count).  Lines
+whose cells show the same symbol counts on every reel share one walk: on
+unweighted circular strips every row has the same counts, so one walk serves
+every line; a forced (overlay, held) cell or a restriction splits them.  Ways,
+scatters and extra wins factor over reels the same way.  The reels come as stop
+tables (:mod:`mathkit.stops`), so heights, overlays, remaps and restrictions
+need nothing here.  All sums are Python integers over the whole cycle.
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from .evaluate import line_win
 from .game import Game
-from .tables import PayTables, ReelArrays, pay_tables, reel_arrays
+from .stage import SpinModel
+from .stops import StopTables, stop_tables
+from .tables import PayTables, pay_tables
 
-__all__ = ["ComponentRTP", "EntryHits", "component_rtp", "line_outcomes", "row_counts"]
+__all__ = ["ComponentRTP", "EntryHits", "component_rtp", "digit_weights", "line_outcomes", "row_counts", "spin_rtp"]
 
 
 @dataclass(frozen=True)
@@ -72,23 +78,23 @@ class ComponentRTP:
         return {c: self.rtp(c) for c in self.components}
 
 
-def row_counts(ra: ReelArrays, n_symbols: int, reel: int, row: int) -> list[int]:
-    """Weight of each symbol id showing at ``row`` of ``reel``'s window.
-
-    Stop ``i`` (weight ``w[i]``) shows ``strip[(i + row) % n]`` at that row.
-    """
-    shifted = np.roll(ra.strips[reel], -row).tolist()
-    out = [0] * n_symbols
-    for s, w in zip(shifted, ra.weights[reel].tolist(), strict=True):
-        out[s] += w
-    return out
+def row_counts(st: StopTables, n_symbols: int, reel: int, row: int) -> list[int]:
+    """Weight of each symbol id showing at ``row`` of ``reel``'s window (as the line rule reads it)."""
+    out = np.zeros(n_symbols, dtype=np.int64)
+    np.add.at(out, st.cols[reel][:, row], st.weights[reel])
+    return [int(x) for x in out.tolist()]
 
 
 def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int, int], int]:
     """Exact outcome counts of one line: ``(credits, entry, run) -> weight``.
 
     ``counts[r][s]`` is the weight of symbol ``s`` on the line's position of reel
-    ``r``.  Entry -1 is "no win".  Weights of the unvisited reels are multiplied in.
+    ``r``.  Entry -1 is "no win".  A depth-first walk over the reels groups the
+    symbols that behave alike for the pay entries still running (the same entries
+    continue, the same multiplier) and stops as soon as none runs; each leaf is
+    paid by the one line rule, :func:`mathkit.evaluate.line_win`, on a
+    representative sequence (any sequence of the leaf pays the same).  Weights of
+    the unvisited reels are multiplied in.
     """
     n_reels = len(counts)
     n_entries = len(t.entries)
@@ -97,58 +103,53 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
     for r in range(n_reels - 1, -1, -1):
         tail[r] = tail[r + 1] * totals[r]
     masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_symbols)]
-    pay = t.pay.tolist()
-    own = t.own.tolist()
     mult = t.mult.tolist()
-    present = [[(masks[s], mult[s], w) for s, w in enumerate(c) if w] for c in counts]
+    present = [[(masks[s], mult[s], s, w) for s, w in enumerate(c) if w] for c in counts]
     out: dict[tuple[int, int, int], int] = defaultdict(int)
+    seq = np.zeros(n_reels, dtype=np.int64)
 
-    def value(e: int, n: int, m: int) -> int:
-        v: int = pay[e][n]
-        return v * m if v and not own[e] else v
-
-    def walk(depth: int, alive: int, m: int, best: tuple[int, int, int], weight: int) -> None:
+    def walk(depth: int, alive: int, weight: int) -> None:
         if depth == n_reels or alive == 0:
-            if alive:
-                for e in range(n_entries):
-                    if alive >> e & 1:
-                        v = value(e, depth, m)
-                        if v > best[0] or (v == best[0] and v > 0 and e < best[1]):
-                            best = (v, e, depth)
-            out[best] += weight * tail[depth]
+            seq[depth:] = 0  # the runs have all ended: what follows pays nothing
+            v, e, n = line_win(seq, t.match, t.pay, t.own, t.mult)
+            out[(int(v), int(e), int(n))] += weight * tail[depth]
             return
-        groups: dict[tuple[int, int], int] = defaultdict(int)
-        for mask, ms, w in present[depth]:
-            groups[(alive & mask, ms)] += w
-        for (new_alive, ms), w in groups.items():
-            b = best
-            dying = alive & ~new_alive
-            e = 0
-            while dying:
-                if dying & 1:
-                    v = value(e, depth, m)
-                    if v > b[0] or (v == b[0] and v > 0 and e < b[1]):
-                        b = (v, e, depth)
-                dying >>= 1
-                e += 1
-            walk(depth + 1, new_alive, m * ms, b, weight * w)
+        groups: dict[tuple[int, int], list[int]] = {}
+        for mask, ms, s, w in present[depth]:
+            cell = groups.setdefault((alive & mask, ms), [0, s])
+            cell[0] += w
+        for (new_alive, _), (w, s) in groups.items():
+            seq[depth] = s
+            walk(depth + 1, new_alive, weight * w)
 
-    walk(0, (1 << n_entries) - 1, 1, (0, -1, 0), 1)
+    walk(0, (1 << n_entries) - 1, 1)
     return dict(out)
 
 
-def _lines(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
-    n_reels = ra.n_reels
-    # lines whose rows see the same symbol counts share one walk: all of them on unweighted strips
+def _lines(t: PayTables, st: StopTables) -> list[EntryHits]:
+    n_reels = st.n_reels
+    # the symbol counts each (reel, row) shows; lines that see the same counts on every reel share one
+    # walk (all lines of unweighted circular strips with no forced cell)
+    counts: list[list[list[int]]] = []
+    klass: list[list[int]] = []
+    for r in range(n_reels):
+        seen: dict[tuple[int, ...], int] = {}
+        rows: list[list[int]] = []
+        per_row = []
+        for row in range(int(st.cols[r].shape[1])):
+            c = row_counts(st, t.n_symbols, r, row)
+            per_row.append(seen.setdefault(tuple(c), len(seen)))
+            if per_row[-1] == len(rows):
+                rows.append(c)
+        counts.append(rows)
+        klass.append(per_row)
     multiplicity: dict[tuple[int, ...], int] = defaultdict(int)
     for li in range(t.lines.shape[0]):
-        rows = tuple(int(x) for x in t.lines[li]) if ra.weighted else (0,) * n_reels
-        multiplicity[rows] += 1
+        multiplicity[tuple(klass[r][int(t.lines[li, r])] for r in range(n_reels))] += 1
     key = t.key.tolist()
     acc: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
-    for rows, n_lines in multiplicity.items():
-        counts = [row_counts(ra, t.n_symbols, r, rows[r]) for r in range(n_reels)]
-        for (v, e, n), w in line_outcomes(t, counts).items():
+    for cls, n_lines in multiplicity.items():
+        for (v, e, n), w in line_outcomes(t, [counts[r][cls[r]] for r in range(n_reels)]).items():
             if e >= 0 and v > 0:
                 cell = acc[(e, key[e][n])]
                 cell[0] += w * n_lines
@@ -156,16 +157,16 @@ def _lines(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
     return [EntryHits("lines", t.entries[e], k, h, c) for (e, k), (h, c) in sorted(acc.items())]
 
 
-def _ways(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
+def _ways(t: PayTables, st: StopTables) -> list[EntryHits]:
     out = []
-    n_reels = ra.n_reels
-    totals = [int(w.sum()) for w in ra.weights]
+    n_reels = st.n_reels
+    totals = [int(w.sum()) for w in st.weights]
     for e in range(len(t.entries)):
         contrib = np.where(t.match[e], t.mult, 0)
         s_r, nz_r, z_r = [], [], []
         for r in range(n_reels):
-            c = contrib[ra.columns(r)].sum(axis=1)
-            w = ra.weights[r]
+            c = contrib[st.cols[r]].sum(axis=1)
+            w = st.weights[r]
             s_r.append(int((c * w).sum()))
             nz_r.append(int(w[c > 0].sum()))
             z_r.append(int(w[c == 0].sum()))
@@ -198,14 +199,15 @@ def _merge_rows(rows: list[EntryHits]) -> list[EntryHits]:
     return [EntryHits(c, e, k, h, cr) for (c, e, k), (h, cr) in acc.items()]
 
 
-def scatter_count_weights(ra: ReelArrays, symbol_id: int) -> list[int]:
-    """Weight of each count of ``symbol_id`` in the whole window (convolution over reels)."""
+def digit_weights(st: StopTables, digit: str) -> list[int]:
+    """Weight of each total of observation ``digit`` over the window (convolution over reels)."""
+    d = st.index(digit)
     dist = [1]
-    for r in range(ra.n_reels):
-        per_stop = (ra.columns(r) == symbol_id).sum(axis=1).tolist()
-        reel = [0] * (int(ra.rows[r]) + 1)
-        for cnt, w in zip(per_stop, ra.weights[r].tolist(), strict=True):
-            reel[cnt] += w
+    for r in range(st.n_reels):
+        values = st.obs[r][:, d]
+        reel = [0] * (int(values.max(initial=0)) + 1)
+        for v, w in zip(values.tolist(), st.weights[r].tolist(), strict=True):
+            reel[v] += w
         out = [0] * (len(dist) + len(reel) - 1)
         for i, a in enumerate(dist):
             if a:
@@ -215,15 +217,43 @@ def scatter_count_weights(ra: ReelArrays, symbol_id: int) -> list[int]:
     return dist
 
 
-def _scatters(t: PayTables, ra: ReelArrays) -> list[EntryHits]:
+def _scatters(t: PayTables, st: StopTables) -> list[EntryHits]:
     out = []
     for k, s in enumerate(t.scatter_ids):
-        for cnt, w in enumerate(scatter_count_weights(ra, int(s))):
-            pay = int(t.scatter_pay[k, cnt])
+        for cnt, w in enumerate(digit_weights(st, t.names[s])):
+            pay = int(t.scatter_pay[k, min(cnt, t.scatter_pay.shape[1] - 1)])
             if pay and w:
-                key = int(t.scatter_key[k, cnt])
+                key = int(t.scatter_key[k, min(cnt, t.scatter_key.shape[1] - 1)])
                 out.append(EntryHits("scatter", t.names[s], key, w, pay * t.total_bet * w))
     return _merge_rows(out)
+
+
+def _extras(st: StopTables) -> list[EntryHits]:
+    """Per extra-win part: the outcomes where it pays and its credits, from per-reel sums."""
+    out = []
+    totals = [int(w.sum()) for w in st.weights]
+    cycle = st.cycle
+    for component, digit, unit in st.extra_parts:
+        d = st.index(digit)
+        credits = 0
+        none = 1
+        for r in range(st.n_reels):
+            v = st.obs[r][:, d]
+            w = st.weights[r]
+            rest = cycle // totals[r]
+            credits += sum(int(a) * int(b) for a, b in zip(v.tolist(), w.tolist(), strict=True)) * unit * rest
+            none *= int(w[v == 0].sum())
+        if credits:
+            out.append(EntryHits(component, digit, 0, cycle - none, credits))
+    return out
+
+
+def spin_rtp(t: PayTables, st: StopTables) -> ComponentRTP:
+    """Exact RTP of one spin's stop tables by component and pay combination (no enumeration)."""
+    entries = _ways(t, st) if t.ways else _lines(t, st)
+    entries += _scatters(t, st)
+    entries += _extras(st)
+    return ComponentRTP(st.cycle, t.total_bet, tuple(entries))
 
 
 def component_rtp(game: Game, reels: str | None = None, *, lines: int | None = None,
@@ -238,10 +268,4 @@ def component_rtp(game: Game, reels: str | None = None, *, lines: int | None = N
     True
     """
     t = pay_tables(game, lines=lines, coins=coins)
-    ra = reel_arrays(game, reels)
-    entries = _ways(t, ra) if t.ways else _lines(t, ra)
-    entries += _scatters(t, ra)
-    cycle = 1
-    for w in ra.weights:
-        cycle *= int(w.sum())
-    return ComponentRTP(cycle, t.total_bet, tuple(entries))
+    return spin_rtp(t, stop_tables(game, SpinModel(game.reel_set(reels).name)))

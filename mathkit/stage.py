@@ -9,13 +9,19 @@ over), each with its probability and the stage's own win given that ending, plus
 the stage's mean win split by PAR component.  :mod:`mathkit.round` chains stage
 laws into the round's :class:`Outcome`.
 
+A spin is observed through *digits* (:class:`Digit`): a value per stop of
+every reel, read from the column it shows and added over the reels — how
+many of a scatter show (``"SYMBOL"``), the rows of one reel showing a symbol
+(``"SYMBOL@r"``), or a block's own.  The exact engine packs them into its
+enumeration; the simulator reads them off each window it plays.
+
 Everything here is plain data (no engine code): blocks build these objects and
 the engine fills them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -25,7 +31,8 @@ import numpy.typing as npt
 
 from .figures import Method
 
-__all__ = ["Branch", "Entry", "Exit", "JointLaw", "Level", "Number", "Outcome", "PlayLaw", "SpinModel", "StageLaw"]
+__all__ = ["Branch", "CountOf", "Digit", "Entry", "Exit", "JointLaw", "Level", "Number", "Outcome", "PlayLaw", "RowsOf",
+           "SpinModel", "StageLaw", "builtin_digit"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -36,6 +43,63 @@ Exit = tuple[tuple[str, Entry], ...]
 """The features a stage leads to, played in this order: ``(feature name, entry)`` pairs; ``()`` ends the round."""
 Level = Literal["mean", "moments", "distribution"]
 """How much a stage law holds: means only; means and second moments; and conditional distributions."""
+ColumnValue = Callable[[int, tuple[str, ...]], int]
+"""An observation's value at one stop: ``value(reel from 0, the column shown top to bottom)``."""
+
+
+@dataclass(frozen=True)
+class CountOf:
+    """How many of ``symbols`` a reel's column shows (on every reel, or only on reel ``reel``, from 0)."""
+
+    symbols: tuple[str, ...]
+    reel: int | None = None
+
+    def __call__(self, reel: int, column: tuple[str, ...]) -> int:
+        if self.reel is not None and reel != self.reel:
+            return 0
+        return sum(1 for s in column if s in self.symbols)
+
+
+@dataclass(frozen=True)
+class RowsOf:
+    """The rows of reel ``reel`` (from 0) showing ``symbol``, as a bitmask (bit ``k`` for row ``k``)."""
+
+    symbol: str
+    reel: int
+
+    def __call__(self, reel: int, column: tuple[str, ...]) -> int:
+        if reel != self.reel:
+            return 0
+        return sum(1 << k for k, s in enumerate(column) if s == self.symbol)
+
+
+@dataclass(frozen=True)
+class Digit:
+    """An observation of a spin: ``value(reel, column)`` per stop (≥ 0), added over the reels.
+
+    ``column`` is what the stop shows, top to bottom, after overlays and before remaps.
+    Built-in digits are named ``"SYMBOL"`` (a count) and ``"SYMBOL@r"`` (reel ``r`` from 1, a row
+    mask); a feature block declares others (:meth:`mathkit.features.Block.digits`).
+
+    Examples
+    --------
+    >>> d = builtin_digit("S@2", ("S", "A"))
+    >>> d.value(1, ("S", "A", "S")), d.value(0, ("S", "S", "S"))
+    (5, 0)
+    """
+
+    name: str
+    value: ColumnValue
+
+
+def builtin_digit(name: str, symbols: Sequence[str]) -> Digit | None:
+    """The built-in digit ``name`` (``"SYMBOL"`` or ``"SYMBOL@r"``), or ``None`` if it is not one."""
+    if name in symbols:
+        return Digit(name, CountOf((name,)))
+    sym, at, reel = name.rpartition("@")
+    if at and sym in symbols and reel.isdigit() and int(reel) >= 1:
+        return Digit(name, RowsOf(sym, int(reel) - 1))
+    return None
 
 
 @dataclass(frozen=True)
@@ -56,6 +120,13 @@ class SpinModel:
     remap
         ``(symbol, read as)`` pairs: the line rule reads ``symbol`` as ``read as`` (observations are
         taken before the remap).
+    restrict
+        ``(reel, digit, values)``: only the stops of ``reel`` (from 0) where observation ``digit``
+        takes one of ``values`` (a conditional spin: its cycle is the kept stops' weights).
+    extra
+        ``(component, digit, credits)``: the spin also pays ``credits`` per unit of observation
+        ``digit`` (a cash value ...), reported under PAR component ``component``; multipliers do
+        not apply to it.
     line_multiplier, scatter_multiplier
         Factors applied to the spin's line (or ways) wins and scatter wins.
 
@@ -70,6 +141,8 @@ class SpinModel:
     lines: int | None = None
     forced: tuple[tuple[int, int, str], ...] = ()
     remap: tuple[tuple[str, str], ...] = ()
+    restrict: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+    extra: tuple[tuple[str, str, int], ...] = ()
     line_multiplier: int = 1
     scatter_multiplier: int = 1
 

@@ -163,7 +163,8 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
     scatter_names = [s.name for s in symbols if s.is_scatter]
     pays_of = {sp.symbol: sp for sp in scatter_pays}
     scatter_ids = np.array([sid[n] for n in scatter_names], dtype=np.int64)
-    max_count = max(window, 1)
+    declared = max((k for sp in scatter_pays for k, _ in sp.pays), default=0)
+    max_count = max(window, declared, 1)
     scatter_pay = np.zeros((len(scatter_names), max_count + 1), dtype=np.int64)
     scatter_key = np.zeros((len(scatter_names), max_count + 1), dtype=np.int64)
     for k, name in enumerate(scatter_names):

@@ -32,13 +32,15 @@ This is slow on purpose (every outcome is visited); keep games small.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
 from mathkit.game import Game, PayEntry
 
-__all__ = ["BruteResult", "brute_force"]
+__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "digit_value"]
 
 HitKey = tuple[str, str, int]
 
@@ -243,3 +245,130 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
         joint=dict(joint),
         entries={k: (h, c) for k, (h, c) in hits.items()},
     )
+
+
+# ----------------------------------------------------------------------------- one modified spin
+ColumnDigit = Callable[[int, tuple[str, ...]], int]
+
+
+@dataclass(frozen=True)
+class BruteSpin:
+    """A full-cycle visit of one modified spin (a :class:`mathkit.stage.SpinModel`), in integers.
+
+    ``distribution``: ``{total win: weight}``; ``joint``: ``{(total win, digit values): weight}``
+    (digits in the order asked); ``credits``: credits over the cycle by component (``lines`` or
+    ``ways``, ``scatter`` and each extra's component).
+    """
+
+    cycle: int
+    total_bet: int
+    distribution: dict[int, int]
+    joint: dict[tuple[int, tuple[int, ...]], int]
+    credits: dict[str, int]
+
+    def rtp(self) -> Fraction:
+        return Fraction(sum(self.credits.values()), self.cycle * self.total_bet)
+
+    def variance(self) -> Fraction:
+        mean = Fraction(sum(w * n for w, n in self.distribution.items()), self.cycle)
+        second = Fraction(sum(w * w * n for w, n in self.distribution.items()), self.cycle)
+        return second - mean * mean
+
+
+def digit_value(name: str, reel: int, column: tuple[str, ...], symbols: set[str]) -> int:
+    """The built-in digits, written out: ``SYMBOL`` counts it in the column, ``SYMBOL@r`` its rows on reel ``r``."""
+    if name in symbols:
+        return sum(1 for s in column if s == name)
+    sym, _, r = name.rpartition("@")
+    if int(r) - 1 != reel:
+        return 0
+    mask = 0
+    for row, s in enumerate(column):
+        if s == sym:
+            mask += 2**row
+    return mask
+
+
+def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int | None = None,
+               digits: tuple[str, ...] = (), custom: dict[str, ColumnDigit] | None = None) -> BruteSpin:
+    """Visit every stop combination of ``model``'s spin and pay each window by the rules.
+
+    The model's fields, read the long way: ``rows`` (every reel shows that many stops),
+    ``lines`` (the first paylines active), ``forced`` cells shown whatever the stop, ``remap``
+    (the line rule reads a symbol as another; digits and scatters see what is shown),
+    ``restrict`` (only the stops of a reel where a digit takes given values), ``extra``
+    (credits per unit of a digit, not multiplied) and the multipliers.  ``custom`` gives the
+    value functions of digits that are not built in.
+    """
+    custom = custom or {}
+    rs = game.reel_set(model.reels)
+    coin = game.bet.coins[0] if coins is None else coins
+    n_lines = (game.bet.lines if lines is None else lines) if model.lines is None else model.lines
+    total_bet = game.bet.total_bet(n_lines, coin)
+    rules = _Rules(game, coin)
+    paylines = game.paylines[:n_lines] if game.pay_mode == "lines" else ()
+    names = {s.name for s in game.symbols}
+    read_as = dict(model.remap)
+
+    def value(name: str, reel: int, column: tuple[str, ...]) -> int:
+        return custom[name](reel, column) if name in custom else digit_value(name, reel, column, names)
+
+    # every stop of every reel: (weight, the column shown, the column read, its digit values, its scatter counts)
+    reel_stops = []
+    for r, strip in enumerate(rs.strips):
+        height = rs.rows[r] if model.rows is None else model.rows
+        weights = rs.weights[r] if rs.weights is not None else (1,) * len(strip)
+        stops = []
+        for i, weight in enumerate(weights):
+            column = [strip[(i + k) % len(strip)] for k in range(height)]
+            for reel, row, sym in model.forced:
+                if reel == r:
+                    column[row] = sym
+            shown = tuple(column)
+            if all(value(d, r, shown) in allowed for reel, d, allowed in model.restrict if reel == r):
+                read = tuple(read_as.get(s, s) for s in shown)
+                seen = tuple(value(d, r, shown) for d in digits)
+                extras = tuple(value(d, r, shown) for _, d, _ in model.extra)
+                counts = tuple(sum(1 for s in shown if s == sp.symbol) for sp in game.scatter_pays)
+                stops.append((weight, read, seen, extras, counts))
+        reel_stops.append(stops)
+
+    line_cache: dict[tuple[str, ...], int] = {}
+    ways_cache: dict[tuple[tuple[str, ...], ...], int] = {}
+    cycle = 0
+    distribution: dict[int, int] = defaultdict(int)
+    joint: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
+    credits: dict[str, int] = defaultdict(int)
+    for combo in product(*reel_stops):
+        weight = 1
+        for stop in combo:
+            weight *= stop[0]
+        cycle += weight
+        read = tuple(stop[1] for stop in combo)
+        line_total = 0
+        if game.pay_mode == "lines":
+            for rows in paylines:
+                seq = tuple(read[r][row] for r, row in enumerate(rows))
+                if seq not in line_cache:
+                    line_cache[seq] = rules.line(seq)[0]
+                line_total += line_cache[seq]
+        else:
+            if read not in ways_cache:
+                ways_cache[read] = sum(win for win, _, _ in rules.ways(read))
+            line_total = ways_cache[read]
+        line_total *= model.line_multiplier
+        scatter_total = 0
+        for k, sp in enumerate(game.scatter_pays):
+            count = sum(stop[4][k] for stop in combo)
+            scatter_total += sp.pay(count) * total_bet * model.scatter_multiplier
+        total = line_total + scatter_total
+        credits[game.pay_mode] += line_total * weight
+        credits["scatter"] += scatter_total * weight
+        for k, (component, _, unit) in enumerate(model.extra):
+            x = unit * sum(stop[3][k] for stop in combo)
+            credits[component] += x * weight
+            total += x
+        seen = tuple(sum(stop[2][k] for stop in combo) for k in range(len(digits)))
+        distribution[total] += weight
+        joint[(total, seen)] += weight
+    return BruteSpin(cycle, total_bet, dict(distribution), dict(joint), {k: v for k, v in credits.items() if v})

@@ -22,7 +22,9 @@ from mathkit.cycle import joint_counts
 from mathkit.game import Game
 from mathkit.io import load_game
 from mathkit.rtp import component_rtp
-from mathkit.tables import pay_tables, reel_arrays
+from mathkit.stage import SpinModel
+from mathkit.stops import stop_tables
+from mathkit.tables import pay_tables
 
 REPO = Path(__file__).resolve().parents[1]
 ANCHOR = REPO.parent / "shared" / "anchors" / "sizzling-hot.json"
@@ -63,12 +65,11 @@ def rounded(x: Fraction | Decimal, like: Decimal) -> Decimal:
 def sd_per_total_bet(game: Game, reel_set: str) -> tuple[Decimal, Fraction]:
     """σ of the total win per unit of total bet, and the mean (RTP), from the exact joint counts."""
     t = pay_tables(game)
-    jc = joint_counts(t, reel_arrays(game, reel_set))
+    jc = joint_counts(t, stop_tables(game, SpinModel(reel_set)))
     (scatter,) = game.scatter_pays
-    size = sum(game.reel_set(reel_set).rows) + 1
     s1 = s2 = 0
-    for win, code, n in zip(jc.wins.tolist(), jc.codes.tolist(), jc.counts.tolist(), strict=True):
-        x = win + scatter.pay((code // int(jc.radix[0])) % size) * t.total_bet
+    for win, count, n in zip(jc.wins.tolist(), jc.digit(scatter.symbol).tolist(), jc.counts.tolist(), strict=True):
+        x = win + scatter.pay(count) * t.total_bet
         s1 += x * n
         s2 += x * x * n
     mean = Fraction(s1, jc.cycle * t.total_bet)

@@ -23,7 +23,9 @@ from hypothesis import strategies as st
 from mathkit.cycle import joint_counts
 from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
 from mathkit.rtp import ComponentRTP, component_rtp
-from mathkit.tables import pay_tables, reel_arrays
+from mathkit.stage import SpinModel
+from mathkit.stops import stop_tables
+from mathkit.tables import pay_tables
 from mathkit.validate import validate_game
 
 MAX_OUTCOMES = 20_000  # stop combinations the brute force visits per example
@@ -53,12 +55,11 @@ def engine_entries(cr: ComponentRTP, game: Game) -> dict[tuple[str, str, int], t
 def engine_joint(game: Game, reels: str | None = None, *, lines: int | None = None,
                  coins: int | None = None) -> tuple[dict[tuple[int, tuple[int, ...]], int], int]:
     """``joint_counts`` as ``{(line total, scatter counts): weight}``, and its cycle."""
-    jc = joint_counts(pay_tables(game, lines=lines, coins=coins), reel_arrays(game, reels))
-    size = sum(game.reel_set(reels).rows) + 1
+    jc = joint_counts(pay_tables(game, lines=lines, coins=coins), stop_tables(game, SpinModel(game.reel_set(reels).name)))
+    shown = [jc.digit(sp.symbol).tolist() for sp in game.scatter_pays]
     out: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
-    for w, code, n in zip(jc.wins.tolist(), jc.codes.tolist(), jc.counts.tolist(), strict=True):
-        counts = tuple((code // int(jc.radix[k])) % size for k in range(len(game.scatter_pays)))
-        out[(int(w), counts)] += int(n)
+    for i, (w, n) in enumerate(zip(jc.wins.tolist(), jc.counts.tolist(), strict=True)):
+        out[(int(w), tuple(c[i] for c in shown))] += int(n)
     return dict(out), jc.cycle
 
 
@@ -305,20 +306,18 @@ def test_ways_rows_are_one_per_combination() -> None:
 
 
 # ----------------------------------------------------------------------------- random small games
-def _fit_lengths(lengths: list[int], limit: int, floor: tuple[int, ...]) -> list[int]:
-    """Shorten the longest strips until the number of stop combinations is at most ``limit``.
-
-    A strip keeps at least ``floor[r]`` stops (its window height: a window shows each stop once).
-    """
-    lengths = list(lengths)
+def _fit_lengths(lengths: list[int], limit: int, shortest: int = 1) -> list[int]:
+    """Shorten the longest strips (never below ``shortest``) until the stop combinations are at most ``limit``."""
+    lengths = [max(x, shortest) for x in lengths]
     while True:
         n = 1
         for x in lengths:
             n *= x
-        longer = [j for j in range(len(lengths)) if lengths[j] > floor[j]]
-        if n <= limit or not longer:
+        if n <= limit:
             return lengths
-        i = max(longer, key=lambda j: lengths[j])
+        i = max(range(len(lengths)), key=lambda j: lengths[j])
+        if lengths[i] <= shortest:
+            return lengths
         lengths[i] -= 1
 
 
@@ -387,7 +386,8 @@ def games(draw: st.DrawFn, mode: str) -> Game:
         group = PayEntry("MIX", members, *draw(pays_table(n_reels, len(coins))))
         entries.insert(draw(st.integers(0, len(entries))), group)
 
-    lengths = _fit_lengths([draw(st.integers(max(3, rows[r]), 10)) for r in range(n_reels)], MAX_OUTCOMES, rows)
+    # a window never shows more rows than the strip has stops
+    lengths = _fit_lengths([draw(st.integers(3, 10)) for _ in range(n_reels)], MAX_OUTCOMES, max(rows))
     strips = []
     for r, length in enumerate(lengths):
         here = regular + scatters + [w.name for w in wilds if not w.reels or r + 1 in w.reels]
@@ -453,10 +453,9 @@ def test_ways_engine_equals_brute_force(case: tuple[Game, int | None, int]) -> N
 def test_parallel_kernel_equals_serial(path: str) -> None:
     # the parallel combine splits the groups over threads; the counts must not change by a single outcome
     from mathkit.io import load_game
-    from mathkit.tables import pay_tables, reel_arrays
 
     game = load_game(path)
-    t, ra = pay_tables(game), reel_arrays(game)
+    t, ra = pay_tables(game), stop_tables(game, SpinModel(game.default_reels))
     serial, parallel = joint_counts(t, ra), joint_counts(t, ra, parallel=True)
     assert serial.cycle == parallel.cycle == int(serial.counts.sum())
     assert np.array_equal(serial.wins, parallel.wins)

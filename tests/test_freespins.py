@@ -118,7 +118,6 @@ def test_the_game_file_route_refuses_too() -> None:
     # free spin retriggers (m = 10).
     text = Path("data/games/dynasty_small.toml").read_text(encoding="utf-8")
     free = text[text.index("[reels.free]"):text.index("[paytable]")]
-    # (three stops each: a window of 3 rows shows each stop once)
     strips = ['  "EMPEROR EMPEROR EMPEROR",', '  "SEAL SEAL SEAL NINE VASE DRAGON NINE VASE",', '  "EMPEROR EMPEROR EMPEROR",',
               '  "VASE NINE SEAL SEAL SEAL DRAGON NINE VASE",', '  "EMPEROR EMPEROR EMPEROR",']
     new = "[reels.free]\nrows = 3\nstrips = [\n" + "\n".join(strips) + "\n]\n\n"

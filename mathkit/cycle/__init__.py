@@ -10,19 +10,22 @@ just to touch them.  Instead the reels are split into a prefix (reels
    equal behave identically whatever follows: they form one *class*; a
    constant row means the line is already *dead* with a fixed win.
 2. Every prefix stop combination reduces to ``(fixed win of dead lines,
-   scatter code, the alive lines with their classes)``.  Combinations with
+   observation code, the alive lines with their classes)``.  Combinations with
    the same alive lines are grouped.
 3. Each group meets every suffix combination once: the alive lines finish
-   through ``fin``, and the group's histogram of ``(fixed, scatter)`` is
-   combined with the suffix histogram of ``(alive win, scatter)``.
+   through ``fin``, and the group's histogram of ``(fixed, code)`` is
+   combined with the suffix histogram of ``(alive win, code)``.
 
-The result is the exact joint count of every ``(line win, scatter code)``
-over the cycle, in integers.  Ways games use the same plan with per-entry
-ways products in place of lines.
+The result is the exact joint count of every ``(line win, observation code)``
+over the cycle, in integers.  The reels come as stop tables (:mod:`mathkit.stops`):
+each stop's column, weight, observation digits (packed into one code, each digit
+with the radix of the largest total it reaches) and extra win (added to the
+fixed win), so overlays, remaps, heights and restrictions need nothing here.
+Ways games use the same plan with per-entry ways products in place of lines.
 """
 
 from .lines import DENSE_LIMIT, I64_SAFE, JointCounts, joint_counts
-from .passes import scatter_radix, split_point
+from .passes import split_point
 from .ways import joint_counts_ways
 
-__all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "joint_counts", "joint_counts_ways", "scatter_radix", "split_point"]
+__all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "joint_counts", "joint_counts_ways", "split_point"]

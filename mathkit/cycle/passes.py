@@ -8,47 +8,52 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from ..tables import PayTables, ReelArrays
+from ..stops import StopTables
 
 IntArray = npt.NDArray[np.int64]
 AnyIntArray = npt.NDArray[np.integer[Any]]
 
 
 @nb.njit(cache=True)
-def _side_pass(first: int, last: int, lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArray,
-               n_lines: int) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
-    """For every stop combination of reels first..last-1: weight, scatter code, per-line sequence code."""
+def _side_pass(first: int, last: int, lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArray, xw: IntArray,
+               n_lines: int) -> tuple[IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
+    """For every stop combination of reels first..last-1: weight, observation code, extra win, per-line sequence code."""
     n = 1
     for d in range(first, last):
         n *= lens[d]
     wt = np.empty(n, dtype=np.int64)
     sc = np.empty(n, dtype=np.int64)
+    xs = np.empty(n, dtype=np.int64)
     seqc = np.zeros((n, n_lines), dtype=np.int64)
     for idx in range(n):
         x = idx
         w = 1
         c = 0
+        e = 0
         for d in range(first, last):
             i = x % lens[d]
             x //= lens[d]
             w *= weights[d, i]
             c += scode[d, i]
+            e += xw[d, i]
             for li in range(n_lines):
                 seqc[idx, li] += lc[d, i, li]
         wt[idx] = w
         sc[idx] = c
-    return wt, sc, seqc
+        xs[idx] = e
+    return wt, sc, xs, seqc
 
 
 @nb.njit(cache=True)
-def _prefix_pass(lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArray, k: int, n_lines: int,
+def _prefix_pass(lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArray, xw: IntArray, k: int, n_lines: int,
                  pclass: IntArray, pdead: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
-    """Every prefix stop combination reduced to (line classes, fixed win, scatter code, weight, hash).
+    """Every prefix stop combination reduced to (line classes, fixed win, observation code, weight, hash).
 
-    Combination ``idx = j + n_head * i`` pairs head combination ``j`` of reels
-    ``0..k-2`` with stop ``i`` of reel ``k-1``.
+    The fixed win holds the dead lines' wins and the stops' extra wins.  Combination
+    ``idx = j + n_head * i`` pairs head combination ``j`` of reels ``0..k-2`` with stop
+    ``i`` of reel ``k-1``.
     """
-    hwt, hsc, hseq = _side_pass(0, k - 1, lens, lc, weights, scode, n_lines)
+    hwt, hsc, hxs, hseq = _side_pass(0, k - 1, lens, lc, weights, scode, xw, n_lines)
     n_head = hwt.shape[0]
     last = k - 1
     n = n_head * lens[last]
@@ -64,7 +69,7 @@ def _prefix_pass(lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArra
             wt[idx] = hwt[j] * weights[last, i]
             sc[idx] = hsc[j] + scode[last, i]
             hj = hseq[j]
-            f = 0
+            f = hxs[j] + xw[last, i]
             h = np.uint64(1469598103934665603)
             any_alive = False
             for li in range(n_lines):
@@ -166,41 +171,36 @@ def _compact(flat: IntArray, n_codes: int) -> tuple[IntArray, IntArray, IntArray
     return wins, codes, counts
 
 
-def _alphabets(ra: ReelArrays) -> tuple[IntArray, IntArray, IntArray]:
+def _alphabets(st: StopTables) -> tuple[IntArray, IntArray, IntArray]:
     """Per reel: its alphabet, the alphabet's size, and each stop's rows as local indices."""
-    n_reels = ra.n_reels
-    alphs = [np.unique(s) for s in ra.strips]
+    n_reels = st.n_reels
+    alphs = [np.unique(c) for c in st.cols]
     amax = max(len(a) for a in alphs)
     alph = np.zeros((n_reels, amax), dtype=np.int64)
     alen = np.array([len(a) for a in alphs], dtype=np.int64)
-    lmax = max(len(s) for s in ra.strips)
-    rmax = int(ra.rows.max())
+    lmax = max(c.shape[0] for c in st.cols)
+    rmax = int(st.rows.max())
     local = np.zeros((n_reels, lmax, rmax), dtype=np.int64)
     for r, a in enumerate(alphs):
         alph[r, : len(a)] = a
-        cols = ra.columns(r)
+        cols = st.cols[r]
         local[r, : cols.shape[0], : cols.shape[1]] = np.searchsorted(a, cols)
     return alph, alen, local
 
 
-def scatter_radix(t: PayTables, ra: ReelArrays) -> IntArray:
-    """Radix of each scatter's count in the packed scatter code (count ≤ window size)."""
-    size = int(ra.rows.sum()) + 1
-    return np.array([size**k for k in range(len(t.scatter_ids))], dtype=np.int64)
-
-
-def _stop_codes(t: PayTables, ra: ReelArrays, radix: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    n_reels = ra.n_reels
-    lmax = max(len(s) for s in ra.strips)
-    lens = np.array([len(s) for s in ra.strips], dtype=np.int64)
+def _stop_codes(st: StopTables) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Per reel, padded to the longest: stop count, weights, packed observation codes, extra wins."""
+    n_reels = st.n_reels
+    lens = np.array([len(w) for w in st.weights], dtype=np.int64)
+    lmax = int(lens.max())
     weights = np.zeros((n_reels, lmax), dtype=np.int64)
     scode = np.zeros((n_reels, lmax), dtype=np.int64)
+    xw = np.zeros((n_reels, lmax), dtype=np.int64)
     for r in range(n_reels):
-        weights[r, : lens[r]] = ra.weights[r]
-        cols = ra.columns(r)
-        for k, s in enumerate(t.scatter_ids):
-            scode[r, : lens[r]] += (cols == s).sum(axis=1) * radix[k]
-    return lens, weights, scode
+        weights[r, : lens[r]] = st.weights[r]
+        scode[r, : lens[r]] = st.codes(r)
+        xw[r, : lens[r]] = st.extra[r]
+    return lens, weights, scode, xw
 
 
 def split_point(n_reels: int) -> int:
@@ -208,7 +208,7 @@ def split_point(n_reels: int) -> int:
     return n_reels - n_reels // 2
 
 
-def _line_codes(ra: ReelArrays, lines: IntArray, local: IntArray, aradix: IntArray) -> IntArray:
+def _line_codes(lines: IntArray, local: IntArray, aradix: IntArray) -> IntArray:
     """``lc[d, i, l]``: contribution of reel ``d`` stopped at ``i`` to line ``l``'s sequence code."""
     n_reels, lmax, _ = local.shape
     lc = np.zeros((n_reels, lmax, max(lines.shape[0], 1)), dtype=np.int64)

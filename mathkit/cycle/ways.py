@@ -14,11 +14,11 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ModelError
-from ..tables import PayTables, ReelArrays
-from .combine import _meet
-from .lines import I64_SAFE, JointCounts
-from .passes import _groups, _stop_codes, scatter_radix, split_point
+from ..stops import StopTables
+from ..tables import PayTables
+from .combine import _meet, _meet_sparse, _sparse_cells
+from .counts import DENSE_LIMIT, JointCounts, check_cycle
+from .passes import _groups, _reduce, _stop_codes, split_point
 
 __all__ = ["joint_counts_ways"]
 
@@ -26,7 +26,7 @@ IntArray = npt.NDArray[np.int64]
 
 
 @nb.njit(cache=True)
-def _ways_prefix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode: IntArray,
+def _ways_prefix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode: IntArray, xw: IntArray,
                  pay: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
     n_entries = cnt.shape[0]
     n = 1
@@ -42,14 +42,15 @@ def _ways_prefix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode
         x = idx
         w = 1
         c = 0
+        f = 0
         for d in range(k):
             stops[d] = x % lens[d]
             x //= lens[d]
             w *= weights[d, stops[d]]
             c += scode[d, stops[d]]
+            f += xw[d, stops[d]]
         wt[idx] = w
         sc[idx] = c
-        f = 0
         h = np.uint64(1469598103934665603)
         any_alive = False
         for e in range(n_entries):
@@ -74,8 +75,8 @@ def _ways_prefix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode
 
 
 @nb.njit(cache=True)
-def _ways_suffix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode: IntArray,
-                 pay: IntArray) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
+def _ways_suffix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode: IntArray, xw: IntArray,
+                 pay: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
     n_entries = cnt.shape[0]
     n_reels = lens.shape[0]
     n = 1
@@ -83,19 +84,23 @@ def _ways_suffix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode
         n *= lens[d]
     fin = np.zeros((n_entries, n), dtype=np.int64)
     sc = np.zeros(n, dtype=np.int64)
+    xs = np.zeros(n, dtype=np.int64)
     wt = np.empty(n, dtype=np.int64)
     stops = np.empty(n_reels, dtype=np.int64)
     for idx in range(n):
         x = idx
         w = 1
         c = 0
+        e = 0
         for d in range(k, n_reels):
             stops[d] = x % lens[d]
             x //= lens[d]
             w *= weights[d, stops[d]]
             c += scode[d, stops[d]]
+            e += xw[d, stops[d]]
         wt[idx] = w
         sc[idx] = c
+        xs[idx] = e
         for e in range(n_entries):
             prod = 1
             run = k
@@ -106,12 +111,12 @@ def _ways_suffix(k: int, lens: IntArray, cnt: IntArray, weights: IntArray, scode
                 prod *= cc
                 run += 1
             fin[e, idx] = pay[e, run] * prod
-    return fin, sc, wt
+    return fin, sc, xs, wt
 
 
 @nb.njit(cache=True)
 def _ways_combine(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray,
-                  fin: IntArray, finmax: IntArray, ssc: IntArray, swt: IntArray, n_codes: int,
+                  fin: IntArray, finmax: IntArray, ssc: IntArray, sxs: IntArray, swt: IntArray, n_codes: int,
                   size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
     n_entries = ways.shape[1]
@@ -125,7 +130,8 @@ def _ways_combine(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntA
         rep = members[0]
         w_max = 0
         for j in range(n_s):
-            wv[j] = 0
+            wv[j] = sxs[j]
+            w_max = max(w_max, sxs[j])
         for e in range(n_entries):
             we = ways[rep, e]
             if we > 0:
@@ -149,37 +155,62 @@ def _ways_combine(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntA
     return out
 
 
-def joint_counts_ways(t: PayTables, ra: ReelArrays) -> JointCounts:
-    """Exact joint counts of (ways win, scatter code) over the cycle of ``ra``."""
-    cycle = 1
-    for w in ra.weights:
-        cycle *= int(w.sum())
-    if cycle >= I64_SAFE:
-        msg = f"reel set {ra.name!r} has a cycle of {cycle} outcomes, beyond exact 64-bit counting"
-        raise ModelError(msg)
-    n_reels = ra.n_reels
+@nb.njit(cache=True)
+def _ways_combine_sparse(order: IntArray, starts: IntArray, ways: IntArray, fixed: IntArray, psc: IntArray,
+                         pwt: IntArray, fin: IntArray, ssc: IntArray, sxs: IntArray, swt: IntArray,
+                         n_codes: int) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
+    """:func:`_ways_combine` with sparse histograms (see :func:`~mathkit.cycle.combine._combine_sparse`)."""
+    n_entries = ways.shape[1]
+    n_s = ssc.shape[0]
+    lk = np.empty(n_s, dtype=np.int64)
+    keys = np.full(1 << 16, -1, dtype=np.int64)
+    vals = np.zeros(1 << 16, dtype=np.int64)
+    count = 0
+    for g in range(starts.shape[0] - 1):
+        members = order[starts[g]: starts[g + 1]]
+        rep = members[0]
+        for j in range(n_s):
+            lk[j] = sxs[j]
+        for e in range(n_entries):
+            we = ways[rep, e]
+            if we > 0:
+                row = fin[e]
+                for j in range(n_s):
+                    lk[j] += we * row[j]
+        for j in range(n_s):
+            lk[j] = lk[j] * n_codes + ssc[j]
+        tk, tv = _reduce(lk.copy(), swt)
+        keys, vals, count = _meet_sparse(members, fixed, psc, pwt, tk, tv, n_codes, keys, vals, count)
+    return _sparse_cells(keys, vals, n_codes)
+
+
+def joint_counts_ways(t: PayTables, st: StopTables) -> JointCounts:
+    """Exact joint counts of (ways win, observation code) over the cycle of ``st``."""
+    cycle = st.cycle
+    check_cycle(cycle, st.name)
+    n_reels = st.n_reels
     k = split_point(n_reels)
-    radix = scatter_radix(t, ra)
-    n_codes = int(radix[-1] * (int(ra.rows.sum()) + 1)) if len(radix) else 1
-    lens, weights, scode = _stop_codes(t, ra, radix)
+    n_codes = st.n_codes
+    lens, weights, scode, xw = _stop_codes(st)
     lmax = weights.shape[1]
     n_entries = len(t.entries)
     cnt = np.zeros((n_entries, n_reels, lmax), dtype=np.int64)
     for e in range(n_entries):
         contrib = np.where(t.match[e], t.mult, 0)
         for r in range(n_reels):
-            cnt[e, r, : lens[r]] = contrib[ra.columns(r)].sum(axis=1)
-    ways, fixed, psc, pwt, hashes = _ways_prefix(k, lens, cnt, weights, scode, t.pay)
-    fin, ssc, swt = _ways_suffix(k, lens, cnt, weights, scode, t.pay)
+            cnt[e, r, : lens[r]] = contrib[st.cols[r]].sum(axis=1)
+    ways, fixed, psc, pwt, hashes = _ways_prefix(k, lens, cnt, weights, scode, xw, t.pay)
+    fin, ssc, sxs, swt = _ways_suffix(k, lens, cnt, weights, scode, xw, t.pay)
     order, starts = _groups(hashes, ways)
     finmax = fin.max(axis=1) if fin.size else np.zeros(n_entries, dtype=np.int64)
     reps = order[starts[:-1]]
-    max_win = int(fixed.max()) + int((ways[reps] * finmax[None, :]).sum(axis=1).max())
+    max_win = int(fixed.max()) + int((ways[reps] * finmax[None, :]).sum(axis=1).max()) + int(sxs.max(initial=0))
     size = (max_win + 1) * n_codes
-    if size > (1 << 25):
-        msg = f"the largest ways total ({max_win} credits) is too large for the dense distribution kernel"
-        raise ModelError(msg)
-    flat = _ways_combine(order, starts, ways, fixed, psc, pwt, fin, finmax, ssc, swt, n_codes, size)
+    if size > DENSE_LIMIT:  # too large to hold densely: accumulate only the cells reached
+        wins, codes, counts = _ways_combine_sparse(order, starts, ways, fixed, psc, pwt, fin, ssc, sxs, swt, n_codes)
+        return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle)
+    flat = _ways_combine(order, starts, ways, fixed, psc, pwt, fin, finmax, ssc, sxs, swt, n_codes, size)
     grid = flat.reshape(max_win + 1, n_codes)
     wins, codes = np.nonzero(grid)
-    return JointCounts(wins.astype(np.int64), codes.astype(np.int64), grid[wins, codes], radix, cycle)
+    return JointCounts(wins.astype(np.int64), codes.astype(np.int64), grid[wins, codes], st.digits, st.radix, st.sizes,
+                       cycle)

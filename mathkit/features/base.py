@@ -32,7 +32,7 @@ from ..distribution import WinDistribution
 from ..errors import ModelError
 from ..figures import FeatureSection, Method
 from ..game import Feature, Game
-from ..stage import Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
+from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
 
@@ -90,8 +90,10 @@ class Context(Protocol):
     def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
         """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration).
 
-        ``digits`` names the observations wanted (see :meth:`Block.trigger_digits`); every
-        scatter's count is observed in any case.
+        ``digits`` names the observations wanted (see :meth:`Block.trigger_digits` and
+        :meth:`Block.digits`); every scatter's count is observed in any case.  ``wins`` hold the
+        line wins (× the model's line multiplier), scatter wins (× its scatter multiplier) and
+        extra wins (not multiplied).
         """
         ...
 
@@ -155,6 +157,14 @@ class Block(Feature):
         """
         return ()
 
+    def digits(self, game: Game) -> tuple[Digit, ...]:
+        """Observation digits of the block's own (a cash value, a compressed scatter position ...).
+
+        A digit gives each stop of each reel a value from the column it shows (added over the
+        reels); the built-in ones, ``"SYMBOL"`` and ``"SYMBOL@r"``, need no declaring.
+        """
+        return ()
+
     def entry(self, digits: Mapping[str, int]) -> Entry | None:
         """The entry a base spin showing ``digits`` starts this feature with (``None``: not started)."""
         return None
@@ -190,7 +200,7 @@ class Block(Feature):
     @property
     def component(self) -> str:
         """The PAR component the feature's own win is reported under."""
-        return self.title.lower() if self.name == self.kind else self.name
+        return self.title.lower() if self.name == self.kind else f"{self.title.lower()}: {self.name}"
 
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection | None:
         """The block's section of the PAR sheet."""

@@ -145,7 +145,10 @@ class Cap(Block):
             loss = Fraction(sum((min(v, cap) - v) * c for v, c in cut), d.total)
             m2 = Fraction(sum(min(v, cap) ** 2 * c for v, c in cut), d.total)
             method = outcome.method
-            return replace(outcome, mean=outcome.mean + loss, m2=m2, dist=PlayLaw(uniq, probs, d.lost_mass),
+            counts = np.zeros(len(uniq), dtype=np.int64)
+            np.add.at(counts, inv.reshape(-1), d.counts)
+            law = PlayLaw(uniq, probs, d.lost_mass, counts, d.total)
+            return replace(outcome, mean=outcome.mean + loss, m2=m2, dist=law,
                            components={**outcome.components, self.component: loss},
                            methods={**outcome.methods, self.component: method},
                            max_win=min(cap, outcome.max_win) if outcome.max_win is not None else cap)

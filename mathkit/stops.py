@@ -1,0 +1,246 @@
+"""Per-reel stop tables: what the exact engine reads of one kind of spin.
+
+The enumeration (:mod:`mathkit.cycle`) and the per-reel algebra
+(:mod:`mathkit.rtp`) only need, for every stop of every reel,
+
+* the **column** the line rule reads (symbol ids, top to bottom),
+* its **weight** (virtual stops),
+* its **observations**: non-negative integers that add up over the reels
+  (how many of a scatter show, the rows of one reel showing a symbol as a
+  bitmask, a cash value ...), the *digits* features branch on, and
+* an optional **extra win** in credits (a value the stop pays whatever the
+  lines do).
+
+Reels stop independently, so meeting in the middle only needs the digits to
+be additive over the reels: each digit is packed into the grouped state with
+the radix of the largest total it can reach (the sum over the reels of its
+largest value on each), not of the window size.
+
+A :class:`~mathkit.stage.SpinModel` becomes stop tables by four transforms of
+the plain strips: the window **height** (``rows``), **overlay** (``forced``
+cells showing a symbol whatever the stop), **remap** (a symbol read by the line
+rule as another; observations see the symbol shown) and **restrict** (only the
+stops whose digit on a reel takes given values: a conditional spin).  Extra
+wins come from digits (``extra``: credits per unit of a digit).
+
+Examples
+--------
+>>> from mathkit.io import load_game
+>>> from mathkit.stage import SpinModel
+>>> g = load_game("data/games/dynasty.toml")
+>>> st = stop_tables(g, SpinModel("base"))
+>>> st.digits, st.sizes.tolist(), st.cycle == g.reel_set().cycle
+(('EMPEROR',), [6], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import ModelError
+from .game import Game
+from .stage import CountOf, Digit, RowsOf, SpinModel, builtin_digit
+
+__all__ = ["StopTables", "stop_tables"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True, eq=False)
+class StopTables:
+    """One spin's reels as stop tables (see the module docstring).
+
+    Attributes
+    ----------
+    name
+        The reel set they come from.
+    cols
+        ``cols[r][i, k]``: the symbol id the line rule reads in row ``k`` when reel ``r`` stops at ``i``.
+    weights
+        ``weights[r][i]``: the weight of that stop.
+    digits
+        Names of the observation digits, in order.
+    obs
+        ``obs[r][i, d]``: the value of digit ``d`` at that stop.
+    extra
+        ``extra[r][i]``: credits the stop pays besides the lines; ``extra_parts`` splits their
+        mean by PAR component: ``(component, digit, credits per unit)``.
+    stops
+        ``stops[r][i]``: the strip stop each row of the table is (restrictions keep a subset).
+    """
+
+    name: str
+    cols: tuple[IntArray, ...]
+    weights: tuple[IntArray, ...]
+    digits: tuple[str, ...]
+    obs: tuple[IntArray, ...]
+    extra: tuple[IntArray, ...]
+    extra_parts: tuple[tuple[str, str, int], ...]
+    stops: tuple[IntArray, ...]
+
+    @property
+    def n_reels(self) -> int:
+        return len(self.cols)
+
+    @property
+    def rows(self) -> IntArray:
+        return np.array([c.shape[1] for c in self.cols], dtype=np.int64)
+
+    def columns(self, reel: int) -> IntArray:
+        """``columns(r)[i, k]``: as :attr:`cols` (the interface of :class:`~mathkit.tables.ReelArrays`)."""
+        return self.cols[reel]
+
+    @property
+    def cycle(self) -> int:
+        out = 1
+        for w in self.weights:
+            out *= int(w.sum())
+        return out
+
+    @cached_property
+    def sizes(self) -> IntArray:
+        """``sizes[d]``: one more than the largest total digit ``d`` can reach (its radix in a packed code)."""
+        out = np.ones(len(self.digits), dtype=np.int64)
+        for o in self.obs:
+            if o.shape[0]:
+                out += o.max(axis=0)
+        return out
+
+    @cached_property
+    def radix(self) -> IntArray:
+        """``radix[d]``: the weight of digit ``d`` in a packed code ``Σ value_d · radix[d]``."""
+        out = np.ones(len(self.digits), dtype=np.int64)
+        for d in range(1, len(self.digits)):
+            out[d] = out[d - 1] * self.sizes[d - 1]
+        return out
+
+    @property
+    def n_codes(self) -> int:
+        """Number of packed codes (the product of the digits' sizes)."""
+        out = 1
+        for s in self.sizes.tolist():
+            out *= int(s)
+        return out
+
+    def codes(self, reel: int) -> IntArray:
+        """Packed observation code of every stop of ``reel``."""
+        return np.asarray(self.obs[reel] @ self.radix, dtype=np.int64) if self.digits else \
+            np.zeros(len(self.weights[reel]), dtype=np.int64)
+
+    def index(self, digit: str) -> int:
+        """Position of digit ``digit``."""
+        return self.digits.index(digit)
+
+    def decode(self, codes: IntArray, digit: str) -> IntArray:
+        """Value of ``digit`` in packed ``codes``."""
+        d = self.index(digit)
+        return np.asarray((codes // self.radix[d]) % self.sizes[d], dtype=np.int64)
+
+    @property
+    def has_extra(self) -> bool:
+        return any(bool(x.any()) for x in self.extra)
+
+
+def _digit(name: str, game: Game, defined: Mapping[str, Digit]) -> Digit:
+    d = defined.get(name) or builtin_digit(name, game.symbol_names)
+    if d is None:
+        msg = (f"{game.name}: no observation digit {name!r} (a symbol name counts it, SYMBOL@r gives "
+               "the rows of reel r showing it, and feature blocks declare others)")
+        raise ModelError(msg)
+    return d
+
+
+def _values(d: Digit, reel: int, shown: list[tuple[str, ...]], sid: Mapping[str, int], cols: IntArray) -> IntArray:
+    fn = d.value
+    if isinstance(fn, CountOf):
+        if fn.reel is not None and fn.reel != reel:
+            return np.zeros(len(cols), dtype=np.int64)
+        ids = [sid[s] for s in fn.symbols if s in sid]
+        return np.asarray(np.isin(cols, ids).sum(axis=1), dtype=np.int64)
+    if isinstance(fn, RowsOf):
+        if fn.reel != reel or fn.symbol not in sid:
+            return np.zeros(len(cols), dtype=np.int64)
+        bits = np.int64(1) << np.arange(cols.shape[1], dtype=np.int64)
+        return np.asarray(((cols == sid[fn.symbol]) * bits).sum(axis=1), dtype=np.int64)
+    out = np.array([fn(reel, col) for col in shown], dtype=np.int64)
+    if out.size and out.min() < 0:
+        msg = f"observation digit {d.name!r} is negative on reel {reel + 1}"
+        raise ModelError(msg)
+    return out
+
+
+def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
+                defined: Mapping[str, Digit] | None = None) -> StopTables:
+    """The stop tables of spin ``model``, observing every scatter's count and the ``digits`` named.
+
+    ``defined`` holds the digits feature blocks declare, by name.  Scatter counts come first
+    (in symbol order), then the other digits named, in order, each once.
+
+    Examples
+    --------
+    >>> from mathkit.game import Bet, ReelSet, Symbol
+    >>> g = Game("g", (Symbol("A"), Symbol("W", "wild", ("A",)), Symbol("S", "scatter")),
+    ...          (ReelSet("base", (("A", "S", "A"), ("S", "A", "A")), rows=(2, 2)),), (), Bet(1),
+    ...          paylines=((0, 0),))
+    >>> st = stop_tables(g, SpinModel("base", forced=((1, 0, "W"),)), ("S@2",))
+    >>> st.digits, st.obs[1].tolist()   # reel 2 "S A A": the overlay covers row 0, so only stop 2 shows S (row 1)
+    (('S', 'S@2'), [[0, 0], [0, 0], [1, 2]])
+    >>> [g.symbol_names[i] for i in st.cols[1][:, 0]]
+    ['W', 'W', 'W']
+    """
+    defined = defined or {}
+    rs = game.reel_set(model.reels)
+    names = game.symbol_names
+    sid = {n: i for i, n in enumerate(names)}
+    wanted = [s.name for s in game.scatters]
+    for d in (*digits, *(r[1] for r in model.restrict), *(x[1] for x in model.extra)):
+        if d not in wanted:
+            wanted.append(d)
+    digit_defs = [_digit(n, game, defined) for n in wanted]
+    remap = np.arange(len(names), dtype=np.int64)
+    for a, b in model.remap:
+        remap[sid[a]] = sid[b]
+    forced: dict[int, list[tuple[int, int]]] = {}
+    for reel, row, sym in model.forced:
+        forced.setdefault(reel, []).append((row, sid[sym]))
+    cols, weights, obs, extra, stops = [], [], [], [], []
+    for r, strip in enumerate(rs.strips):
+        height = rs.rows[r] if model.rows is None else model.rows
+        n = len(strip)
+        if height > n:
+            msg = f"reel set {rs.name!r}: reel {r + 1} has {n} stops, fewer than a window {height} rows high"
+            raise ModelError(msg)
+        ids = np.array([sid[s] for s in strip], dtype=np.int64)
+        col = ids[(np.arange(n)[:, None] + np.arange(height)[None, :]) % n]
+        for row, s in forced.get(r, ()):
+            if not 0 <= row < height:
+                msg = f"forced cell (reel {r + 1}, row {row}) is outside a window {height} rows high"
+                raise ModelError(msg)
+            col[:, row] = s
+        shown = [tuple(names[i] for i in c) for c in col.tolist()] if any(
+            not isinstance(d.value, CountOf | RowsOf) for d in digit_defs) else []
+        o = np.stack([_values(d, r, shown, sid, col) for d in digit_defs], axis=1) if digit_defs else \
+            np.zeros((n, 0), dtype=np.int64)
+        w = np.array(rs.stop_weights(r), dtype=np.int64)
+        keep = np.ones(n, dtype=np.bool_)
+        for reel, name, values in model.restrict:
+            if reel == r:
+                keep &= np.isin(o[:, wanted.index(name)], list(values))
+        x = np.zeros(n, dtype=np.int64)
+        for _label, name, unit in model.extra:
+            x += o[:, wanted.index(name)] * unit
+        if not keep.any():
+            msg = f"spin {model}: the restriction leaves reel {r + 1} no stop"
+            raise ModelError(msg)
+        cols.append(np.ascontiguousarray(remap[col][keep]))
+        weights.append(w[keep])
+        obs.append(np.ascontiguousarray(o[keep]))
+        extra.append(x[keep])
+        stops.append(np.flatnonzero(keep).astype(np.int64))
+    return StopTables(rs.name, tuple(cols), tuple(weights), tuple(wanted), tuple(obs), tuple(extra),
+                      tuple(model.extra), tuple(stops))
