@@ -245,3 +245,18 @@ def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("MATHKIT_MAX_WORK", "lots")
     with pytest.raises(GameError, match="MATHKIT_MAX_WORK"):
         limits()
+
+
+def test_the_simulator_checks_the_bet_and_the_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mathkit.simulate import simulate
+
+    game = loads_game(game_text(coins="[1, 2]"), "g.toml")
+    with pytest.raises(GameError) as info:
+        simulate(game, 1000, seed=1, lines=0)
+    assert info.value.field == "lines" and info.value.path == "g.toml"
+    with pytest.raises(GameError, match="not a coin option"):
+        simulate(game, 1000, seed=1, coins=3)
+    monkeypatch.setenv("MATHKIT_MAX_SPINS", "1e6")
+    with pytest.raises(LimitError) as limit:
+        simulate(game, 10**7, seed=1)
+    assert limit.value.field == "spins" and "MATHKIT_MAX_SPINS" in limit.value.fix

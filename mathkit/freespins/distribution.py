@@ -8,12 +8,14 @@ base spin's win given the spins it awarded (:func:`play_distribution`).
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 from scipy import fft as sfft
 
+from ..bounds import MAX_WIN, check_cost
 from ..convolve import clean, convolve, mix
 from ..errors import ModelError
 from ..stage import PlayLaw
@@ -59,10 +61,19 @@ def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, ma
     xmax = {int(a): int(law.wins[law.added == a].max()) for a in np.unique(law.added)}
     top = max(sum(c * xmax[a] for a, c in mix.items()) + (t - sum(mix.values())) * xmax.get(0, 0)
               for _, mix, t in terms)
+    if top > MAX_WIN:
+        msg = (f"the feature's win distribution from {n} spins reaches {top:,} credits, more than the {MAX_WIN:,} (2⁵³) "
+               "credits it holds exactly")
+        raise ModelError(msg, fix="lower the awards, the retriggers or the pays of the feature's reel set")
     size = sfft.next_fast_len(top // g + 1, real=True)
     if size > max_size:
         msg = f"the feature's win distribution needs {size:,} points (more than {max_size:,}): raise max_size or tol"
         raise ModelError(msg)
+    # the characteristic functions, the steps and two retrigger levels of terms are held at once
+    widest = max(Counter(sum(mix.values()) for _, mix, _ in terms).values())
+    check_cost(f"the win distribution of {n} free spins ({len(terms):,} retrigger mixes on {size:,} points)",
+               memory=16 * (size // 2 + 1) * (2 * len(xmax) + 2 + 2 * widest), work=len(terms) * size,
+               fix="estimate the feature's distribution by simulation (mathkit simulate)")
     psi = {a: sfft.rfft(_dense(*law.probs(a), g, size)) / float(law.p_added(a)) for a in xmax}  # E[e^{iωX} | A = a]
     # One more spin adding a > 0 turns a mix's term into term·ψ_a·ψ_0^(a-1): each term is one product.
     adds = sorted(a for a in psi if a > 0)
