@@ -57,51 +57,43 @@ def whole(text: str) -> int:
     return _whole(text)
 
 
-def positive(text: str) -> int:
-    """A whole number ≥ 1."""
+def _ranged(text: str, low: int, high: int | None = None, too_many: str = "") -> int:
+    """A whole number from ``low`` to ``high``; ``too_many`` says why a larger one is refused."""
     value = _whole(text)
-    if value < 1:
-        msg = f"must be at least 1, not {value}"
+    if value < low:
+        msg = f"must be at least {low}, not {value}" if low else f"must be 0 or more, not {value}"
+        raise argparse.ArgumentTypeError(msg)
+    if high is not None and value > high:
+        msg = f"{value:,} {too_many}"
         raise argparse.ArgumentTypeError(msg)
     return value
+
+
+def positive(text: str) -> int:
+    """A whole number ≥ 1."""
+    return _ranged(text, 1)
 
 
 def nonnegative(text: str) -> int:
     """A whole number ≥ 0 (a seed, a spacing)."""
-    value = _whole(text)
-    if value < 0:
-        msg = f"must be 0 or more, not {value}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    return _ranged(text, 0)
 
 
 def lines_arg(text: str) -> int:
     """Lines played: 1 to :data:`~mathkit.bounds.MAX_PAYLINES` (the game's own paylines are checked on load)."""
-    value = positive(text)
-    if value > MAX_PAYLINES:
-        msg = f"{value} lines: a game has at most {MAX_PAYLINES:,} paylines"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    return _ranged(text, 1, MAX_PAYLINES, f"lines: a game has at most {MAX_PAYLINES:,} paylines")
 
 
 def coins_arg(text: str) -> int:
     """Coins per line: 1 to :data:`~mathkit.bounds.MAX_COINS` (one of the game's options, checked on load)."""
-    value = positive(text)
-    if value > MAX_COINS:
-        msg = f"{value} coins: a coin option is at most {MAX_COINS:,}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    return _ranged(text, 1, MAX_COINS, f"coins: a coin option is at most {MAX_COINS:,}")
 
 
 def spins(text: str) -> int:
     """Plays of one simulation: 1 to the limit of :func:`~mathkit.bounds.limits` (``MATHKIT_MAX_SPINS``)."""
-    value = positive(text)
     most = limits().spins
-    if value > most:
-        msg = (f"{value:,} plays is more than the {most:,} one run holds (its per-block sums grow with the plays): "
-               "run several seeds and pool them, or raise MATHKIT_MAX_SPINS")
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    return _ranged(text, 1, most, f"plays is more than the {most:,} one run holds (its per-block sums grow with the "
+                                  "plays): run several seeds and pool them, or raise MATHKIT_MAX_SPINS")
 
 
 def number(text: str) -> float:

@@ -42,7 +42,7 @@ from typing import Any
 
 from fuzz_mutate import CLI_BASES, make_case
 
-LIMITS = {"MATHKIT_MAX_WORK": "3e8", "MATHKIT_MAX_MEMORY": "1G", "MATHKIT_MAX_STATES": "20000",
+LIMITS = {"MATHKIT_MAX_WORK": "1e9", "MATHKIT_MAX_MEMORY": "1G", "MATHKIT_MAX_STATES": "20000",
           "MATHKIT_MAX_SPINS": "1e7"}
 """Resource limits in the workers: what passes them finishes in a second or two."""
 BRUTE_MAX = 30_000

@@ -17,7 +17,7 @@ from scipy import fft as sfft
 
 from ..bounds import MAX_WIN, check_cost
 from ..convolve import clean, convolve, mix
-from ..errors import ModelError
+from ..errors import LimitError, ModelError
 from ..stage import PlayLaw
 from .chain import FreeSpinChain
 from .laws import SpinLaw
@@ -67,8 +67,9 @@ def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, ma
         raise ModelError(msg, fix="lower the awards, the retriggers or the pays of the feature's reel set")
     size = sfft.next_fast_len(top // g + 1, real=True)
     if size > max_size:
-        msg = f"the feature's win distribution needs {size:,} points (more than {max_size:,}): raise max_size or tol"
-        raise ModelError(msg)
+        msg = f"the feature's win distribution from {n} spins needs {size:,} points, more than the {max_size:,} it takes"
+        raise LimitError(msg, fix="estimate the feature's distribution by simulation (mathkit simulate), or lower the "
+                                  "awards or the spread of the pays")
     # the characteristic functions, the steps and two retrigger levels of terms are held at once
     widest = max(Counter(sum(mix.values()) for _, mix, _ in terms).values())
     check_cost(f"the win distribution of {n} free spins ({len(terms):,} retrigger mixes on {size:,} points)",
