@@ -19,12 +19,22 @@ from pathlib import Path
 from benchmarks.naive import seconds_per_stop
 from mathkit.cycle import joint_counts
 from mathkit.exact import spin
+from mathkit.game import Game, ReelSet
 from mathkit.io import load_game
 from mathkit.rtp import component_rtp
-from mathkit.tables import pay_tables, reel_arrays
+from mathkit.stage import SpinModel
+from mathkit.stops import StopTables, stop_tables
+from mathkit.tables import pay_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 ANCHOR = ROOT.parent / "shared" / "anchors" / "sizzling-hot.json"
+
+
+def plain(game: Game, rs: ReelSet | str | None = None) -> StopTables:
+    """The stop tables of a plain spin of reel set ``rs`` (a name, a set of its own, or the default)."""
+    if isinstance(rs, ReelSet):
+        game = dataclasses.replace(game, reel_sets=(rs,), default_reels=rs.name)
+    return stop_tables(game, SpinModel(game.reel_set(rs if isinstance(rs, str) else None).name))
 
 
 def best_of(fn: Callable[[], object], repeat: int = 7) -> float:
@@ -45,7 +55,7 @@ def row(label: str, seconds: float, target: float | None = None, extra: str = ""
 def bench_game(path: str) -> None:
     game = load_game(path)
     t = pay_tables(game)
-    ra = reel_arrays(game)
+    ra = plain(game)
     cycle = game.reel_set().cycle
     print(f"{game.name}: cycle {cycle:,}", flush=True)
     naive = seconds_per_stop(game) * cycle
@@ -58,7 +68,7 @@ def bench_game(path: str) -> None:
     dist = best_of(lambda: joint_counts(t, ra))
     row("exact full distribution", dist, 0.05, f"   naive loop ≈ {naive:,.0f} s → {naive / dist:,.0f}×")
     doubled_rs = dataclasses.replace(game.reel_set(), strips=tuple(s + s for s in game.reel_set().strips))
-    ra2 = reel_arrays(game, doubled_rs)
+    ra2 = plain(game, doubled_rs)
     d2 = best_of(lambda: joint_counts(t, ra2), 3)
     row(f"doubled strips ({doubled_rs.cycle:,} stops)", d2, 1.0, f"   naive ≈ {naive * 32:,.0f} s → "
         f"{naive * 32 / d2:,.0f}×")
@@ -77,7 +87,7 @@ def bench_sizzling() -> None:
     for rs in game.reel_sets:
         if rs.cycle == anchor["published"]["99.088693"]["cycle"]:
             t = pay_tables(game)
-            ra = reel_arrays(game, rs.name)
+            ra = plain(game, rs.name)
             sec = best_of(lambda t=t, ra=ra: joint_counts(t, ra), 5)
             row(f"Sizzling Hot {rs.name} ({rs.cycle:,} stops)", sec, ref / 100,
                 f"   anchor tool {ref} s → {ref / sec:,.0f}×")
@@ -85,10 +95,13 @@ def bench_sizzling() -> None:
 
 def bench_cache_and_import() -> None:
     code = ("import time,resource;import numpy as np;from mathkit.io import load_game;"
-            "from mathkit.tables import pay_tables, reel_arrays;from mathkit.cycle import joint_counts;"
+            "from mathkit.tables import pay_tables;from mathkit.cycle import joint_counts;"
+            "from mathkit.stage import SpinModel;from mathkit.stops import stop_tables;"
             "import dataclasses;g=load_game('data/games/benchmark_5x3.toml');rs=g.reel_set();"
-            "rs2=dataclasses.replace(rs,strips=tuple(s+s for s in rs.strips));t=pay_tables(g);ra=reel_arrays(g,rs2);"
-            "t0=time.perf_counter();joint_counts(t,reel_arrays(g),parallel=True);first=time.perf_counter()-t0;"
+            "rs2=dataclasses.replace(rs,strips=tuple(s+s for s in rs.strips));t=pay_tables(g);"
+            "ra=stop_tables(dataclasses.replace(g,reel_sets=(rs2,)),SpinModel('base'));"
+            "t0=time.perf_counter();joint_counts(t,stop_tables(g,SpinModel('base')),parallel=True);"
+            "first=time.perf_counter()-t0;"
             "r0=resource.getrusage(resource.RUSAGE_SELF);w0=time.perf_counter();joint_counts(t,ra,parallel=True);"
             "w=time.perf_counter()-w0;r1=resource.getrusage(resource.RUSAGE_SELF);"
             "cpu=(r1.ru_utime-r0.ru_utime)+(r1.ru_stime-r0.ru_stime);"

@@ -37,6 +37,7 @@ __all__ = [
     "WindowResult",
     "evaluate",
     "line_win",
+    "line_wins",
     "scatter_code",
     "ways_win",
     "window_line_total",
@@ -71,6 +72,19 @@ def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: np
             best_e = e
             best_n = n
     return best, best_e, best_n
+
+
+@nb.njit(cache=True, nogil=True)
+def line_wins(seqs: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: npt.NDArray[np.bool_],
+              mult: IntArray) -> IntArray:  # pragma: no cover - compiled
+    """:func:`line_win` of every row of ``seqs``: ``out[i] = (credits, entry, run)``."""
+    out = np.empty((seqs.shape[0], 3), dtype=np.int64)
+    for i in range(seqs.shape[0]):
+        v, e, n = line_win(seqs[i], match, pay, own, mult)
+        out[i, 0] = v
+        out[i, 1] = e
+        out[i, 2] = n
+    return out
 
 
 @nb.njit(cache=True, nogil=True)

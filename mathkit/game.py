@@ -80,6 +80,12 @@ class Symbol:
     multiplier
         For a wild: the factor it applies to a combination it completes by
         substitution; several on one line multiply.
+    value
+        For a bonus symbol: the value it carries, as a multiple of the total bet
+        (a cash prize, an activator's credit value); what it is worth is the
+        feature block's rule.
+    mark
+        For a bonus symbol: a mark it carries (``"jackpot"`` ...), read by a feature block.
     """
 
     name: str
@@ -88,6 +94,8 @@ class Symbol:
     reels: tuple[int, ...] = ()
     pays: bool = False
     multiplier: int = 1
+    value: Fraction | None = None
+    mark: str = ""
 
     @property
     def is_wild(self) -> bool:

@@ -125,6 +125,10 @@ def game_to_dict(game: Game) -> dict[str, Any]:
                 spec["reels"] = list(s.reels)
             spec["pays"] = s.pays
             spec["multiplier"] = s.multiplier
+        if s.value is not None:
+            spec["value"] = _frac_out(s.value)
+        if s.mark:
+            spec["mark"] = s.mark
         symbols[s.name] = spec
     out["symbols"] = symbols
     reels: dict[str, Any] = {}

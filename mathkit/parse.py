@@ -47,10 +47,25 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
         where = f"symbols.{name}"
         if not isinstance(spec, dict):
             raise GameError("expected a table", field=where, fix=f'write [symbols.{name}] kind = "regular"')
-        _check_keys(spec, ("kind", "substitutes", "reels", "pays", "multiplier"), where)
+        _check_keys(spec, ("kind", "substitutes", "reels", "pays", "multiplier", "value", "mark"), where)
         kind = spec.get("kind", "regular")
         if kind not in SYMBOL_KINDS:
             raise GameError(f"unknown kind {kind!r}", field=f"{where}.kind", fix=_suggest(str(kind), SYMBOL_KINDS))
+        if kind != "bonus":
+            for k in ("value", "mark"):
+                if k in spec:
+                    msg = f"{k!r} only applies to bonus symbols"
+                    raise GameError(msg, field=f"{where}.{k}", fix='remove it or set kind = "bonus"')
+        if kind == "bonus":
+            value = None
+            if "value" in spec:
+                value = _fraction(spec["value"], f"{where}.value")
+                if value <= 0:
+                    msg = f"value {value} is not positive"
+                    raise GameError(msg, field=f"{where}.value", fix="give a positive multiple of the total bet, e.g. 3 or \"5/2\"")
+            mark = _str(spec["mark"], f"{where}.mark") if "mark" in spec else ""
+            out.append(Symbol(name, kind, value=value, mark=mark))
+            continue
         if kind != "wild":
             for k in ("substitutes", "reels", "pays", "multiplier"):
                 if k in spec:
@@ -72,7 +87,7 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
     regular = tuple(s.name for s in out if s.kind == "regular")
     # resolve "all" now that every symbol is known
     return tuple(
-        Symbol(s.name, s.kind, regular, s.reels, s.pays, s.multiplier)
+        Symbol(s.name, s.kind, regular, s.reels, s.pays, s.multiplier, s.value, s.mark)
         if s.substitutes == ("*",) else s
         for s in out
     )

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .evaluate import line_win
+from .evaluate import line_wins
 from .game import Game
 from .stage import SpinModel
 from .stops import StopTables, stop_tables
@@ -80,6 +80,8 @@ class ComponentRTP:
 
 def row_counts(st: StopTables, n_symbols: int, reel: int, row: int) -> list[int]:
     """Weight of each symbol id showing at ``row`` of ``reel``'s window (as the line rule reads it)."""
+    if st.rotations:
+        return [int(x) for x in np.bincount(st.cols[reel][:, row], minlength=n_symbols).tolist()]
     out = np.zeros(n_symbols, dtype=np.int64)
     np.add.at(out, st.cols[reel][:, row], st.weights[reel])
     return [int(x) for x in out.tolist()]
@@ -105,24 +107,29 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
     masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_symbols)]
     mult = t.mult.tolist()
     present = [[(masks[s], mult[s], s, w) for s, w in enumerate(c) if w] for c in counts]
-    out: dict[tuple[int, int, int], int] = defaultdict(int)
-    seq = np.zeros(n_reels, dtype=np.int64)
+    leaves: list[tuple[int, ...]] = []
+    weights: list[int] = []
+    path = [0] * n_reels
 
     def walk(depth: int, alive: int, weight: int) -> None:
         if depth == n_reels or alive == 0:
-            seq[depth:] = 0  # the runs have all ended: what follows pays nothing
-            v, e, n = line_win(seq, t.match, t.pay, t.own, t.mult)
-            out[(int(v), int(e), int(n))] += weight * tail[depth]
+            # the runs have all ended (or reached the last reel): what follows pays nothing more
+            leaves.append((*path[:depth], *([0] * (n_reels - depth))))
+            weights.append(weight * tail[depth])
             return
         groups: dict[tuple[int, int], list[int]] = {}
         for mask, ms, s, w in present[depth]:
             cell = groups.setdefault((alive & mask, ms), [0, s])
             cell[0] += w
         for (new_alive, _), (w, s) in groups.items():
-            seq[depth] = s
+            path[depth] = s
             walk(depth + 1, new_alive, weight * w)
 
     walk(0, (1 << n_entries) - 1, 1)
+    paid = line_wins(np.array(leaves, dtype=np.int64).reshape(len(leaves), n_reels), t.match, t.pay, t.own, t.mult)
+    out: dict[tuple[int, int, int], int] = defaultdict(int)
+    for (v, e, n), w in zip(paid.tolist(), weights, strict=True):
+        out[(v, e, n)] += w
     return dict(out)
 
 
@@ -132,7 +139,10 @@ def _lines(t: PayTables, st: StopTables) -> list[EntryHits]:
     # walk (all lines of unweighted circular strips with no forced cell)
     counts: list[list[list[int]]] = []
     klass: list[list[int]] = []
-    for r in range(n_reels):
+    if st.rotations:  # every row of a reel shows its strip's counts: one walk serves every line
+        counts = [[row_counts(st, t.n_symbols, r, 0)] for r in range(n_reels)]
+        klass = [[0] * int(st.cols[r].shape[1]) for r in range(n_reels)]
+    for r in range(n_reels if not st.rotations else 0):
         seen: dict[tuple[int, ...], int] = {}
         rows: list[list[int]] = []
         per_row = []

@@ -72,6 +72,9 @@ class StopTables:
         mean by PAR component: ``(component, digit, credits per unit)``.
     stops
         ``stops[r][i]``: the strip stop each row of the table is (restrictions keep a subset).
+    rotations
+        Every reel's table is its whole strip rotated, one stop each, nothing forced: every row
+        of a reel then shows the same symbol counts.
     """
 
     name: str
@@ -82,6 +85,7 @@ class StopTables:
     extra: tuple[IntArray, ...]
     extra_parts: tuple[tuple[str, str, int], ...]
     stops: tuple[IntArray, ...]
+    rotations: bool = False
 
     @property
     def n_reels(self) -> int:
@@ -146,8 +150,8 @@ class StopTables:
         return any(bool(x.any()) for x in self.extra)
 
 
-def _digit(name: str, game: Game, defined: Mapping[str, Digit]) -> Digit:
-    d = defined.get(name) or builtin_digit(name, game.symbol_names)
+def _digit(name: str, game: Game, names: Sequence[str], defined: Mapping[str, Digit]) -> Digit:
+    d = defined.get(name) or builtin_digit(name, names)
     if d is None:
         msg = (f"{game.name}: no observation digit {name!r} (a symbol name counts it, SYMBOL@r gives "
                "the rows of reel r showing it, and feature blocks declare others)")
@@ -160,8 +164,11 @@ def _values(d: Digit, reel: int, shown: list[tuple[str, ...]], sid: Mapping[str,
     if isinstance(fn, CountOf):
         if fn.reel is not None and fn.reel != reel:
             return np.zeros(len(cols), dtype=np.int64)
-        ids = [sid[s] for s in fn.symbols if s in sid]
-        return np.asarray(np.isin(cols, ids).sum(axis=1), dtype=np.int64)
+        out = np.zeros(len(cols), dtype=np.int64)
+        for s in fn.symbols:
+            if s in sid:
+                out += (cols == sid[s]).sum(axis=1)
+        return out
     if isinstance(fn, RowsOf):
         if fn.reel != reel or fn.symbol not in sid:
             return np.zeros(len(cols), dtype=np.int64)
@@ -195,13 +202,13 @@ def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
     """
     defined = defined or {}
     rs = game.reel_set(model.reels)
-    names = game.symbol_names
+    names = tuple(s.name for s in game.symbols)
     sid = {n: i for i, n in enumerate(names)}
     wanted = [s.name for s in game.scatters]
     for d in (*digits, *(r[1] for r in model.restrict), *(x[1] for x in model.extra)):
         if d not in wanted:
             wanted.append(d)
-    digit_defs = [_digit(n, game, defined) for n in wanted]
+    digit_defs = [_digit(n, game, names, defined) for n in wanted]
     remap = np.arange(len(names), dtype=np.int64)
     for a, b in model.remap:
         remap[sid[a]] = sid[b]
@@ -226,21 +233,30 @@ def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
             not isinstance(d.value, CountOf | RowsOf) for d in digit_defs) else []
         o = np.stack([_values(d, r, shown, sid, col) for d in digit_defs], axis=1) if digit_defs else \
             np.zeros((n, 0), dtype=np.int64)
-        w = np.array(rs.stop_weights(r), dtype=np.int64)
-        keep = np.ones(n, dtype=np.bool_)
-        for reel, name, values in model.restrict:
-            if reel == r:
-                keep &= np.isin(o[:, wanted.index(name)], list(values))
+        w = np.array(rs.weights[r], dtype=np.int64) if rs.weights is not None else np.ones(n, dtype=np.int64)
         x = np.zeros(n, dtype=np.int64)
         for _label, name, unit in model.extra:
             x += o[:, wanted.index(name)] * unit
+        col = remap[col] if model.remap else col
+        here = [(name, values) for reel, name, values in model.restrict if reel == r]
+        if not here:
+            cols.append(col)
+            weights.append(w)
+            obs.append(o)
+            extra.append(x)
+            stops.append(np.arange(n, dtype=np.int64))
+            continue
+        keep = np.ones(n, dtype=np.bool_)
+        for name, values in here:
+            keep &= np.isin(o[:, wanted.index(name)], list(values))
         if not keep.any():
             msg = f"spin {model}: the restriction leaves reel {r + 1} no stop"
             raise ModelError(msg)
-        cols.append(np.ascontiguousarray(remap[col][keep]))
+        cols.append(np.ascontiguousarray(col[keep]))
         weights.append(w[keep])
         obs.append(np.ascontiguousarray(o[keep]))
         extra.append(x[keep])
         stops.append(np.flatnonzero(keep).astype(np.int64))
+    rotations = rs.weights is None and not model.forced and not model.restrict
     return StopTables(rs.name, tuple(cols), tuple(weights), tuple(wanted), tuple(obs), tuple(extra),
-                      tuple(model.extra), tuple(stops))
+                      tuple(model.extra), tuple(stops), rotations)

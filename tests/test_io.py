@@ -177,3 +177,21 @@ def test_dump_is_plain_data() -> None:
     text = dump_game(game_from_dict(tiny()))
     assert tomllib.loads(text)["symbols"]["W"]["substitutes"] == "all"
     assert tomli_w.dumps(tomllib.loads(text)) == text
+
+
+def test_bonus_symbols_carry_a_value_and_a_mark() -> None:
+    from fractions import Fraction
+
+    text = Path("data/games/classic_3reel.toml").read_text(encoding="utf-8")
+    extra = '\n[symbols.CASH]\nkind = "bonus"\nvalue = "5/2"\n\n[symbols.TARGET]\nkind = "bonus"\nmark = "jackpot"\n'
+    at = text.index("[reels.")
+    game = loads_game(text[:at] + extra + text[at:])
+    cash, target = game.symbol("CASH"), game.symbol("TARGET")
+    assert (cash.value, cash.mark, target.value, target.mark) == (Fraction(5, 2), "", None, "jackpot")
+    assert loads_game(dump_game(game)) == game
+    with pytest.raises(GameError, match=r"symbols\.CASH\.value") as info:
+        loads_game(text[:at] + extra.replace('"5/2"', "0") + text[at:])
+    assert "not positive" in str(info.value)
+    with pytest.raises(GameError, match=r"symbols\.X\.mark") as info:
+        loads_game(text[:at] + '\n[symbols.X]\nmark = "jackpot"\n' + text[at:])
+    assert "only applies to bonus symbols" in str(info.value)
