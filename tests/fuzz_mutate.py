@@ -45,7 +45,8 @@ def corpus() -> dict[str, str]:
 WEIGHTS = {"small_lines": 12, "small_ways": 8, "small_free": 12, "small_limited": 8, "small_heights": 5,
            "small_hold": 2, "classic_3reel": 6, "sizzling_hot": 4, "benchmark_5x3": 2, "dynasty_small": 4, "dynasty": 1,
            "three_scatter_5x3": 1}
-# heights_3to7 is left out: its PAR sheet takes half a minute of CPU (3.3·10⁹ outcomes); small_heights plays its block.
+# heights_3to7 and hold_respin_5x3 are left out (their PAR sheets take 10-30 s of CPU); small_heights and small_hold
+# play their blocks.
 CLI_BASES = frozenset(SMALL) | {"classic_3reel", "sizzling_hot"}
 """The bases on which a sample of cases also runs the command line (the others take seconds a PAR sheet)."""
 
