@@ -175,7 +175,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
     rs = game.reel_set(reels)
     coin = game.bet.coins[0] if coins is None else coins
     n_lines = game.bet.lines if lines is None else lines
-    total_bet = n_lines * coin
+    total_bet = game.bet.total_bet(n_lines, coin)  # lines × coins, or the fixed total × coins
     rules = _Rules(game, coin)
     paylines = game.paylines[:n_lines] if game.pay_mode == "lines" else ()
     component = game.pay_mode

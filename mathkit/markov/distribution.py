@@ -88,11 +88,18 @@ class RewardDistribution:
 
 def reward_kernels(outcomes: Sequence[Sequence[Outcome]]) -> Kernels:
     """Per state, per next state: ``(next, min reward, dense reward probabilities)``."""
-    out = []
+    grouped = []
+    held = 0
     for row in outcomes:
         by_next: dict[int, list[tuple[int, float]]] = {}
         for r, j, prob in row:
             by_next.setdefault(j, []).append((r, float(prob)))
+        grouped.append(by_next)
+        held += sum(8 * (max(r for r, _ in pairs) - min(r for r, _ in pairs) + 1) for pairs in by_next.values())
+    check_cost(f"a chain of {len(outcomes):,} states with dense reward laws", memory=held,
+               fix="estimate the distribution by simulation (mathkit simulate), or lower the spread of the pays")
+    out = []
+    for by_next in grouped:
         ks = []
         for j, pairs in sorted(by_next.items()):
             lo = min(r for r, _ in pairs)
