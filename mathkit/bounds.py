@@ -20,6 +20,7 @@ stops, weights             1 … :data:`MAX_STOPS` stops a strip; weights 1 … 
                            :data:`MAX_WEIGHT`; the cycle (product of the reels'
                            total weights) below :data:`MAX_CYCLE` (2⁶²)
 paylines                   at most :data:`MAX_PAYLINES`                          on load
+a game file                at most :data:`MAX_FILE_BYTES` (32 MB)                 before it is parsed
 coins                      options 1 … :data:`MAX_COINS`; a bet's coins one of    on load, at every
                            ``bet.coins``                                         analysis and CLI entry
 lines                      1 … the number of paylines (ways games: the bet's     the same
@@ -57,6 +58,7 @@ __all__ = [
     "MAX_COUNT",
     "MAX_CYCLE",
     "MAX_FEATURE_SPINS",
+    "MAX_FILE_BYTES",
     "MAX_GAMBLES",
     "MAX_INT",
     "MAX_PAYLINES",
@@ -91,6 +93,8 @@ MAX_COINS = 10**6
 MAX_COUNT = 10_000
 MAX_FEATURE_SPINS = 100_000
 MAX_GAMBLES = 1_000
+MAX_FILE_BYTES = 32 << 20
+"""The largest game file read (32 MB: 16 reels of 100,000 weighted stops fit)."""
 
 
 # --------------------------------------------------------------------------- the game's integers

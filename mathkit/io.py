@@ -17,6 +17,7 @@ from typing import Any
 
 import tomli_w
 
+from .bounds import MAX_FILE_BYTES
 from .errors import GameError
 from .features import features_to_dict
 from .game import Game, PayEntry
@@ -69,6 +70,9 @@ def load_game(path: str | Path) -> Game:
     """
     p = Path(path)
     try:
+        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
+            msg = f"{p.stat().st_size:,} bytes, more than the {MAX_FILE_BYTES:,} a game file may have"
+            raise GameError(msg, field="file", path=p, fix="a game is a few kilobytes to a few megabytes of TOML")
         raw = p.read_bytes()
     except FileNotFoundError:
         raise GameError("no such file", field="file", path=p, fix="check the path") from None

@@ -253,7 +253,7 @@ def _mutate_range(rng: random.Random, data: dict[str, Any]) -> str:
             return f"strip {r} of {n} stops"
     if op == "lines":
         lines = data.get("paylines")
-        if isinstance(lines, list) and lines:
+        if isinstance(lines, list) and lines and len(lines) < 1000:  # the file stays a few MB
             data["paylines"] = lines * rng.choice([2, 50, 3000])
             return f"paylines × {len(data['paylines']) // len(lines)}"
     if op == "multiplier":

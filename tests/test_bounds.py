@@ -260,3 +260,12 @@ def test_the_simulator_checks_the_bet_and_the_plays(monkeypatch: pytest.MonkeyPa
     with pytest.raises(LimitError) as limit:
         simulate(game, 10**7, seed=1)
     assert limit.value.field == "spins" and "MATHKIT_MAX_SPINS" in limit.value.fix
+
+
+def test_a_file_too_large_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "huge.toml"
+    with path.open("wb") as fh:
+        fh.truncate(33 << 20)
+    with pytest.raises(GameError) as info:
+        load_game(path)
+    assert info.value.field == "file" and "a game file may have" in info.value.message
