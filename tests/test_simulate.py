@@ -197,7 +197,15 @@ def test_agrees_with_exact_base_figures(path: Path | None) -> None:
     assert sum(e.value for e in res.breakdown.values()) == pytest.approx(res.rtp.value)
 
 
-@pytest.mark.parametrize("path", sorted(GAMES.glob("*.toml")), ids=lambda p: p.stem)
+# Games whose blocks the simulator does not play yet: it must refuse them (a ModelError naming the
+# block), never play them wrongly.  The generic driver of issue 9 plays them; then these marks go.
+NOT_PLAYED_YET = {"heights_3to7", "hold_respin_5x3", "three_scatter_5x3"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(raises=ModelError, strict=True,
+                                                                         reason="the simulator refuses these blocks"))
+                                  if p.stem in NOT_PLAYED_YET else p for p in sorted(GAMES.glob("*.toml"))],
+                         ids=lambda p: p.stem)
 def test_every_game_agrees_with_its_exact_figures(path: Path) -> None:
     game = load_game(path)
     exact, sd = exact_figures(game)
