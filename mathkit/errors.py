@@ -71,11 +71,15 @@ class MathkitError(Exception):
         >>> err = ModelError("the feature never ends")
         >>> print(err.locate(path="g.toml", field="free_spins"))
         g.toml: free_spins: the feature never ends
+        >>> print(ModelError("cap: not whole credits").locate(field="cap"))
+        cap: not whole credits
         """
         if path is not None and not self.path:
             self.path = str(path)
         if field and not self.field:
             self.field = field
+            # a message written for a bare error may already name its block ("cap: ..."): say it once
+            self.message = self.message.removeprefix(f"{field}: ")
         if fix and not self.fix:
             self.fix = fix
         self.args = (self._render(),)

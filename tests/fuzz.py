@@ -128,7 +128,9 @@ def check_brute(par: Any) -> list[str]:
 
 # --------------------------------------------------------------------------- one case
 def _located(exc: Exception, path: Path) -> bool:
-    return bool(getattr(exc, "path", None) == str(path) and getattr(exc, "field", ""))
+    """The error names the file and a field, and says the field once."""
+    field = getattr(exc, "field", "")
+    return bool(getattr(exc, "path", None) == str(path) and field and f"{field}: {field}:" not in str(exc))
 
 
 def _cli(path: Path) -> str | None:
