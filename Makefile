@@ -7,9 +7,12 @@ STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export PLOTLY_RENDERER ?= notebook
 
-.PHONY: lab test test-fast lint typecheck bench render browser fuzz clean venv
+.PHONY: lab app test test-fast lint typecheck bench render browser fuzz clean venv
 
+# `make venv` installs, then compiles every kernel once (numba's disk cache and the ahead-of-time
+# extension, python -m mathkit.warmup); later runs only check that the kernels match their sources.
 venv: $(STAMP)
+	@$(BIN)/python -m mathkit.warmup
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,35 +20,43 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[notebooks,dev]"
 	@touch $(STAMP)
 
-lab: $(STAMP)
+lab: venv
 	$(BIN)/python -m mathkit.labsetup
 	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/workbench.ipynb
+
+# the workbench as an app (Voilà: no code, no notebook interface) on http://127.0.0.1:$(APP_PORT)/
+APP_PORT ?= 8866
+app: $(STAMP)
+	$(BIN)/python -m mathkit.labsetup --quiet
+	@echo "workbench app: http://127.0.0.1:$(APP_PORT)/  (Ctrl-C stops it)"
+	$(BIN)/voila notebooks/workbench.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT) --no-browser
 
 lint: $(STAMP)
 	$(BIN)/ruff check mathkit tests benchmarks notebooks
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-test: $(STAMP) lint
+test: venv lint
 	$(BIN)/python -m mathkit.labsetup --quiet
 	$(BIN)/python -m pytest
 
-test-fast: $(STAMP)
+test-fast: venv
 	$(BIN)/python -m pytest -m "not browser and not dask and not notebooks"
 
-browser: $(STAMP)
+browser: venv
 	$(BIN)/python -m pytest -m browser
 
 # 10,000 mutated game files, each loaded and its PAR sheet computed under a time limit (tests/fuzz.py)
 FUZZ_COUNT ?= 10000
-fuzz: $(STAMP)
+fuzz: venv
 	$(BIN)/python tests/fuzz.py --count $(FUZZ_COUNT) --json fuzz-report.json
 
-bench: $(STAMP)
+bench: venv
 	$(BIN)/python -m benchmarks
 
+# reviewer HTML (outputs only) in docs/rendered/, the same with the code in docs/rendered/code/; all offline
 render: $(STAMP)
 	$(BIN)/python -m mathkit.render notebooks docs/rendered
 
 clean:
-	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered fuzz-report.json
+	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered fuzz-report.json mathkit/cycle/_aot.*.so mathkit/cycle/_aot.json

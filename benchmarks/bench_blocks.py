@@ -16,10 +16,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+
+from benchmarks.timing import Timing, header, measure, row
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = "4bfd55f"
@@ -80,22 +80,6 @@ def run_script(tree: Path, cache: Path) -> dict[str, float]:
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def cpu_best(fn: Callable[[], object], repeat: int = 5) -> tuple[float, float]:
-    """Least CPU time and least wall time over ``repeat`` runs after a warm-up."""
-    fn()
-    cpu = wall = 1e9
-    for _ in range(repeat):
-        c, w = time.process_time(), time.perf_counter()
-        fn()
-        cpu, wall = min(cpu, time.process_time() - c), min(wall, time.perf_counter() - w)
-    return cpu, wall
-
-
-def row(label: str, cpu: float, wall: float, target: float | None = None, extra: str = "") -> None:
-    status = "" if target is None else ("  ok" if cpu <= target else f"  MISSED (target {target:g} s CPU)")
-    print(f"  {label:<52} cpu {cpu:8.3f} s  wall {wall:8.3f} s{status}{extra}", flush=True)
-
-
 def new_figures() -> None:
     from mathkit.cycle import joint_counts
     from mathkit.io import load_game
@@ -109,17 +93,19 @@ def new_figures() -> None:
     g = load_game(ROOT / "data/games/three_scatter_5x3.toml")
     st = stop_tables(g, SpinModel("base"))
     t = pay_tables(g)
-    cpu, wall = cpu_best(lambda: joint_counts(t, st))
-    row(f"three scatter types: full distribution ({st.n_codes} codes)", cpu, wall, 0.15)
+    header()
+    row(f"three scatter types: full distribution ({st.n_codes} codes)", measure(lambda: joint_counts(t, st), 7), 0.15)
     h = load_game(ROOT / "data/games/heights_3to7.toml")
-    total_cpu = total_wall = 0.0
+    per_height = []
     for rows in range(3, 8):
         th = pay_tables(h, lines=10 * rows)
         sh = stop_tables(h, SpinModel("base", rows=rows))
-        cpu, wall = cpu_best(lambda th=th, sh=sh: joint_counts(th, sh), 3)
-        row(f"heights: {rows} rows, {10 * rows} lines", cpu, wall)
-        total_cpu, total_wall = total_cpu + cpu, total_wall + wall
-    row("heights: every height in total", total_cpu, total_wall, 4.0)
+        per_height.append(measure(lambda th=th, sh=sh: joint_counts(th, sh), 3))
+        row(f"heights: {rows} rows, {10 * rows} lines", per_height[-1])
+    # the total of each run's times (run i of every height), so its minimum and median are the totals'
+    total = Timing(tuple(map(sum, zip(*(t.cpu for t in per_height), strict=True))),
+                   tuple(map(sum, zip(*(t.wall for t in per_height), strict=True))))
+    row("heights: every height in total", total, 4.0)
 
 
 def against_reference() -> None:

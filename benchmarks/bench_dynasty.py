@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+from benchmarks.timing import Timing, header, measure, row
 from mathkit.exact import spin
 from mathkit.game import Game
 from mathkit.io import load_game
@@ -23,24 +22,6 @@ from mathkit.round import rtp_breakdown as rtp_with_features
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "data" / "games" / "dynasty.toml"
-
-
-def timed(fn: Callable[[], object], repeat: int = 3) -> tuple[float, float]:
-    """(first call, best of ``repeat`` further calls) in seconds."""
-    t0 = time.perf_counter()
-    fn()
-    first = time.perf_counter() - t0
-    best = math.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return first, best
-
-
-def row(label: str, seconds: float, target: float | None = None) -> None:
-    status = "" if target is None else ("  ok" if seconds <= target else f"  MISSED (target {target:g} s)")
-    print(f"  {label:<52} {seconds * 1e3:10.1f} ms{status}", flush=True)
 
 
 def edited(game: Game, k: int) -> Game:
@@ -58,18 +39,20 @@ def edited(game: Game, k: int) -> Game:
 def main() -> None:
     game = load_game(GAME)
     print(f"{game.name}: base cycle {game.reel_set('base').cycle:,}, free cycle {game.reel_set('free').cycle:,}")
-    first, best = timed(lambda: build_par(game, parallel=True), repeat=2)
-    row("full PAR sheet, first call (JIT caches warm)", first, 10.0)
-    row("full PAR sheet, best of 2 more", best, 10.0)
-    row("  base spin: exact joint distribution", timed(lambda: spin(game, parallel=True))[1])
-    row("  the round composed (features, distribution)", timed(lambda: analyse(game, parallel=True), repeat=2)[1])
-    row("exact RTP with features (unchanged game)", timed(lambda: rtp_with_features(game), repeat=20)[1], 0.05)
-    worst = 0.0
+    header()
+    par_t = measure(lambda: build_par(game, parallel=True), 3)
+    row("full PAR sheet, first call (kernels compiled at install)", Timing(par_t.cpu[:1], par_t.wall[:1]), 10.0)
+    row("full PAR sheet, repeated", par_t, 10.0)
+    row("  base spin: exact joint distribution", measure(lambda: spin(game, parallel=True), 3))
+    row("  the round composed (features, distribution)", measure(lambda: analyse(game, parallel=True), 3))
+    row("exact RTP with features (unchanged game)", measure(lambda: rtp_with_features(game), 20), 0.05)
+    cpu, wall = [], []
     for k in range(20):
         g = edited(game, 7 * k + 3)
-        t0 = time.perf_counter()
-        rtp_with_features(g)
-        worst = max(worst, time.perf_counter() - t0)
+        t = measure(lambda g=g: rtp_with_features(g), 1, warm=False)
+        cpu.append(t.cpu[0])
+        wall.append(t.wall[0])
+    worst = Timing((max(cpu),), (max(wall),))
     row("exact RTP with features after a reel edit (worst of 20)", worst, 0.05)
 
     par = build_par(game, parallel=True)

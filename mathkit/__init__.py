@@ -1,7 +1,13 @@
 """mathkit: exact slot-game mathematics.
 
-Importing the package is cheap: the numeric modules (numba kernels) load on
-first use.
+Importing the package is cheap: the numeric modules load on first use, and the
+compiled kernels come from an ahead-of-time extension or numba's disk cache,
+both built at install (:mod:`mathkit.warmup`).  In a source checkout numba's
+cache lives in ``<checkout>/.numba_cache`` unless ``NUMBA_CACHE_DIR`` says
+otherwise, so ``make``, the command line and notebooks share one cache; and
+OpenMP threads sleep rather than spin between parallel kernels
+(``OMP_WAIT_POLICY=PASSIVE`` unless set): on a shared machine a spinning thread
+takes a core from everyone else.
 
 Examples
 --------
@@ -13,22 +19,33 @@ True
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError, MathkitError, ModelError
-from .game import Game
-from .io import load_game, loads_game, save_game
+
+# set before numba is first imported
+_CHECKOUT = Path(__file__).resolve().parents[1]
+if "NUMBA_CACHE_DIR" not in os.environ and (_CHECKOUT / "pyproject.toml").is_file() and os.access(_CHECKOUT, os.W_OK):
+    os.environ["NUMBA_CACHE_DIR"] = str(_CHECKOUT / ".numba_cache")
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 if TYPE_CHECKING:
     from .exact import rtp as exact_rtp
     from .exact import spin
+    from .game import Game
+    from .io import load_game, loads_game, save_game
     from .par import build_par
 
 __all__ = ["Game", "GameError", "MathkitError", "ModelError", "build_par", "exact_rtp", "load_game", "loads_game",
            "save_game", "spin"]
 __version__ = "0.1.0"
 
-_LAZY = {"exact_rtp": ("exact", "rtp"), "spin": ("exact", "spin"), "build_par": ("par", "build_par")}
+# everything else loads on first use, so that ``import mathkit`` (and ``mathkit --help``) imports no numpy
+_LAZY = {"exact_rtp": ("exact", "rtp"), "spin": ("exact", "spin"), "build_par": ("par", "build_par"),
+         "Game": ("game", "Game"), "load_game": ("io", "load_game"), "loads_game": ("io", "loads_game"),
+         "save_game": ("io", "save_game")}
 
 
 def __getattr__(name: str) -> Any:

@@ -18,7 +18,6 @@ from pathlib import Path
 from .bounds import check_bet
 from .cliargs import check_output, coins_arg, lines_arg, run, strip_debug
 from .errors import located
-from .io import load_game
 
 __all__ = ["PAR_FORMATS", "main"]
 
@@ -27,6 +26,8 @@ PAR_FORMATS = (".json", ".csv", ".txt", ".xlsx")
 
 
 def _par(args: argparse.Namespace) -> int:
+    # imported here: ``mathkit --help`` and the delegated commands need none of it
+    from .io import load_game
     from .par import build_par
     from .report import par_to_dict, par_to_text, write_par
 

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from scipy import fft as sfft
 
 from .errors import ModelError
 from .stage import PlayLaw
@@ -73,13 +72,28 @@ def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
     da, db = _grid(a.values, a.probs, g, lo_a, na), _grid(b.values, b.probs, g, lo_b, nb)
     expected = math.fsum(a.probs.tolist()) * math.fsum(b.probs.tolist())
     if len(a.values) * len(b.values) <= DIRECT:
-        va = np.repeat(a.values, len(b.values)) + np.tile(b.values, len(a.values))
+        if na + nb - 1 <= 4 * len(a.values) * len(b.values):
+            # a dense grid no wider than the pairs: add them up on it, a's values outermost, so every cell
+            # sums its pairs in the order the sort below does (the same floats), without the pairs in memory
+            dense = np.zeros(na + nb - 1)
+            ib = (b.values - lo_b) // g
+            if len(a.values) <= 1024:
+                for i, pa in zip(((a.values - lo_a) // g).tolist(), a.probs.tolist(), strict=True):
+                    dense[i + ib] += pa * b.probs  # the cells of one row are distinct
+            else:
+                idx = np.repeat((a.values - lo_a) // g, len(b.values)) + np.tile(ib, len(a.values))
+                dense = np.bincount(idx, weights=np.outer(a.probs, b.probs).ravel(), minlength=na + nb - 1)
+            cells = np.flatnonzero(dense > 0)
+            return PlayLaw(cells.astype(np.int64) * g + (lo_a + lo_b), dense[cells], lost)
         pv = np.outer(a.probs, b.probs).ravel()
+        va = np.repeat(a.values, len(b.values)) + np.tile(b.values, len(a.values))
         uniq, inv = np.unique(va, return_inverse=True)
         out = np.zeros(len(uniq))
         np.add.at(out, inv.reshape(-1), pv)
         keep = out > 0
         return PlayLaw(uniq[keep], out[keep], lost)
+    from scipy import fft as sfft  # heavy: imported only for wide laws
+
     size = sfft.next_fast_len(na + nb - 1, real=True)
     res = np.asarray(sfft.irfft(sfft.rfft(da, size) * sfft.rfft(db, size), size), dtype=np.float64)[: na + nb - 1]
     law = clean(res, g, lo_a + lo_b, expected)

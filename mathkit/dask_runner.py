@@ -34,7 +34,7 @@ from tqdm import tqdm
 
 from .errors import ModelError
 from .sim.kernels import play_block
-from .sim.layout import A_OVERFLOW, N_ACC, N_FACC
+from .sim.layout import A_OVERFLOW
 from .sim.rng import generator_state
 
 if TYPE_CHECKING:
@@ -110,10 +110,11 @@ def block_seed(root: np.random.SeedSequence, block: int) -> np.random.SeedSequen
 
 def block_streams(root: np.random.SeedSequence, block: int,
                   bit_generator: str = "PCG64") -> tuple[np.random.BitGenerator, ...]:
-    """The bit generators of block ``block``: base spins, free spins, gamble.
+    """The bit generators of block ``block``: base spins, features, gamble.
 
-    Base spins draw from the block's seed, free spins and the gamble from its first
-    and second children, each a ``bit_generator`` (``"PCG64"`` or ``"SFC64"``).
+    Base spins draw from the block's seed, the features (free spins, re-spins and every
+    random value they draw) and the gamble from its first and second children, each a
+    ``bit_generator`` (``"PCG64"`` or ``"SFC64"``).
     """
     make = np.random.SFC64 if bit_generator == "SFC64" else np.random.PCG64
     ss = block_seed(root, block)
@@ -159,8 +160,7 @@ def run_blocks(spec: SimSpec, root: np.random.SeedSequence, first: int, last: in
                bit_generator: str = "PCG64", gamble: GamblePlan | None = None) -> BlockSums:
     """Play blocks ``first .. last - 1`` of a run of ``spins`` plays cut into blocks of ``block``."""
     n = last - first
-    acc = np.zeros((n, N_ACC), dtype=np.int64)
-    facc = np.zeros((n, N_FACC), dtype=np.float64)
+    acc, facc = spec.new_sums(n)
     gacc = np.zeros((n, N_GACC), dtype=np.int64)
     gfacc = np.zeros((n, N_GFACC), dtype=np.float64)
     for j, b in enumerate(range(first, last)):
@@ -175,6 +175,12 @@ def run_blocks(spec: SimSpec, root: np.random.SeedSequence, first: int, last: in
             raise ModelError(msg)
         if acc[j, A_OVERFLOW] == 2:
             msg = f"{spec.name}: block {b}: a spin needed more random words than buffered"
+            raise ModelError(msg)
+        if acc[j, A_OVERFLOW] == 3:
+            msg = f"{spec.name}: block {b}: a round queued more features than the simulator holds"
+            raise ModelError(msg)
+        if acc[j, A_OVERFLOW] == 4:
+            msg = f"{spec.name}: block {b}: a round played more than 2**20 stages; does every feature end?"
             raise ModelError(msg)
         if gamble is not None:
             gacc[j], gfacc[j] = play_gamble(wins, gamble, np.random.Generator(gam))

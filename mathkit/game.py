@@ -33,6 +33,8 @@ __all__ = [
     "ReelSet",
     "ScatterPay",
     "Symbol",
+    "Targets",
+    "Tuning",
 ]
 
 SymbolKind = Literal["regular", "wild", "scatter", "bonus"]
@@ -338,6 +340,59 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class Targets:
+    """What the designer aims at (``[targets]`` in the game file): an RTP with a tolerance, optional bands.
+
+    ``rtp`` defaults to the declared RTP; ``sd`` (σ per total bet of a whole
+    play) and ``hit_frequency`` are ``(low, high)`` bands, ``None`` when not set.
+
+    Examples
+    --------
+    >>> t = Targets(Fraction(95, 100), sd=(5.5, 6.5))
+    >>> t.rtp_band
+    (Fraction(18999, 20000), Fraction(19001, 20000))
+    """
+
+    rtp: Fraction | None = None
+    rtp_tolerance: Fraction = Fraction(5, 100_000)
+    sd: tuple[float, float] | None = None
+    hit_frequency: tuple[float, float] | None = None
+
+    @property
+    def rtp_band(self) -> tuple[Fraction, Fraction] | None:
+        return None if self.rtp is None else (self.rtp - self.rtp_tolerance, self.rtp + self.rtp_tolerance)
+
+    @property
+    def empty(self) -> bool:
+        return self == Targets()
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A game's ``[tuning]`` table: what the tuner must keep (the targets are ``[targets]``, :class:`Targets`).
+
+    Every field is as the file declares it; ``None`` or empty means "not
+    declared" (the tuner's default applies), so a save writes back only what the
+    designer wrote.  :mod:`mathkit.tuning` reads and writes the table;
+    :mod:`mathkit.tune` gives each field its meaning and default.
+    """
+
+    reels: tuple[str, ...] = ()
+    vary: str | None = None
+    fixed: tuple[str, ...] | None = None
+    count_tolerance: Fraction | None = None
+    counts: tuple[tuple[str, str, tuple[tuple[int, int], ...]], ...] = ()
+    hierarchy: tuple[tuple[str, ...], ...] = ()
+    no_adjacent: tuple[str, ...] = ()
+    max_run: tuple[tuple[str, int], ...] = ()
+    stacks: tuple[tuple[str, int], ...] = ()
+    keep_stacks: bool | None = None
+    keep_length: bool | None = None
+    scatter_spacing: int | None = None
+    feature_frequency_tolerance: Fraction | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """A slot game: symbols, reel sets, pays, bet model and features.
 
@@ -360,6 +415,8 @@ class Game:
     features: tuple[Feature, ...] = ()
     readings: tuple[Reading, ...] = ()
     description: str = ""
+    targets: Targets = Targets()
+    tuning: Tuning | None = None
     source: str | None = dataclasses.field(default=None, compare=False, repr=False)
     """The file the game was loaded from (for messages); not part of the game's identity."""
 
@@ -395,6 +452,13 @@ class Game:
         if rs.declared_rtp is not None:
             return rs.declared_rtp
         return self.declared_rtp if rs.name == self.default_reels else None
+
+    def target_rtp(self, reels: str | None = None) -> Fraction | None:
+        """The RTP aimed at on reel set ``reels``: ``[targets] rtp`` for the default set, else the declared RTP."""
+        rs = self.reel_set(reels)
+        if self.targets.rtp is not None and rs.name == self.default_reels:
+            return self.targets.rtp
+        return self.declared_for(reels)
 
     def feature(self, name: str) -> Feature:
         """The feature called ``name``."""

@@ -1,4 +1,8 @@
-"""Game files: TOML <-> :class:`~mathkit.game.Game`, validated, saved atomically.
+"""Game files: TOML <-> :class:`~mathkit.game.Game`, validated, saved atomically, in the file's own style.
+
+Saving over a file (or "save as" from one) edits the file's text rather than
+rewriting it (:func:`dumps_like`): comments, key order, blank lines, inline
+arrays and strip strings stay, and a one-symbol change is a one-line diff.
 
 Every problem is reported as a :class:`~mathkit.errors.GameError` naming the
 file, the field path (``reels.base.strips[2][17]``; array indices from 0), what
@@ -8,9 +12,16 @@ The format is documented in ``docs/game-format.md``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import glob
 import os
+import re
+import stat
 import tempfile
+import threading
+import time
+import warnings
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,12 +31,19 @@ import tomli_w
 from .bounds import MAX_FILE_BYTES
 from .errors import GameError
 from .features import features_to_dict
-from .game import Game, PayEntry
+from .game import Game, PayEntry, Targets
 from .parse import game_from_dict
+from .tomledit import update_text
 from .tomltext import parse_toml
+from .tuning import tuning_to_dict
 from .validate import validate_game
 
-__all__ = ["dump_game", "game_from_dict", "game_to_dict", "load_game", "loads_game", "save_game", "write_atomic"]
+__all__ = ["StyleLostWarning", "dump_game", "dumps_like", "game_from_dict", "game_to_dict", "load_game", "loads_game",
+           "save_game", "write_atomic"]
+
+
+class StyleLostWarning(UserWarning):
+    """A save could not keep the file's own layout and wrote the game in the canonical form instead."""
 
 
 def loads_game(text: str, path: str | Path | None = None) -> Game:
@@ -103,6 +121,19 @@ def _pays_out(entry: PayEntry) -> dict[str, Any]:
     return {str(k): (list(v) if entry.is_per_option(k) else v[0]) for k, v in entry.pays}
 
 
+def _targets_out(game: Game) -> dict[str, Any]:
+    t = game.targets
+    out: dict[str, Any] = {}
+    if t.rtp is not None:
+        out["rtp"] = _frac_out(t.rtp)
+    if t.rtp_tolerance != Targets().rtp_tolerance:
+        out["rtp_tolerance"] = _frac_out(t.rtp_tolerance)
+    for key, band in (("sd", t.sd), ("hit_frequency", t.hit_frequency)):
+        if band is not None:
+            out[key] = list(band)
+    return out
+
+
 def game_to_dict(game: Game) -> dict[str, Any]:
     """The TOML-ready mapping of a game (inverse of :func:`game_from_dict`)."""
     out: dict[str, Any] = {"name": game.name}
@@ -155,8 +186,12 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     if game.scatter_pays:
         out["scatter_pays"] = {sp.symbol: {str(k): v for k, v in sp.pays} for sp in game.scatter_pays}
     out.update(features_to_dict(game.features))
+    if not game.targets.empty:
+        out["targets"] = _targets_out(game)
     if game.readings:
         out["readings"] = [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in game.readings]
+    if game.tuning is not None:
+        out["tuning"] = tuning_to_dict(game.tuning)
     return out
 
 
@@ -165,11 +200,53 @@ def dump_game(game: Game) -> str:
     return tomli_w.dumps(game_to_dict(game))
 
 
-def save_game(game: Game, path: str | Path, *, overwrite: bool = False) -> Path:
-    """Write a game atomically: a temporary file in the same folder, then a rename.
+def dumps_like(game: Game, template: str) -> str:
+    """The TOML text of ``game`` written as an edit of ``template`` (the text of a game file).
+
+    Only the values that differ between the template's game and ``game`` change
+    (:func:`mathkit.tomledit.update_text`); the result is read back and must be
+    ``game`` exactly.  A template that is not a valid game has no layout to keep:
+    the canonical :func:`dump_game` text is returned.  When the edit would not read
+    back as ``game``, the canonical text is returned too and a
+    :class:`StyleLostWarning` says so.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> from fractions import Fraction
+    >>> text = open("data/games/classic_3reel.toml", encoding="utf-8").read()
+    >>> g = dataclasses.replace(loads_game(text), declared_rtp=Fraction("0.87"))
+    >>> new = dumps_like(g, text)
+    >>> [line for line in new.splitlines() if line not in text.splitlines()]
+    ['declared_rtp = 0.87']
+    >>> len(new.splitlines()) == len(text.splitlines())
+    True
+    """
+    try:
+        before = loads_game(template)
+    except GameError:
+        return dump_game(game)
+    text = update_text(template, game_to_dict(before), game_to_dict(game))
+    try:
+        if loads_game(text) == game:
+            return text
+        why = "the edited text did not read back as the game"
+    except GameError as exc:
+        why = f"the edited text did not read back ({exc})"
+    warnings.warn(f"{game.name}: saved in the canonical layout, comments and layout not kept: {why}",
+                  StyleLostWarning, stacklevel=2)
+    return dump_game(game)
+
+
+def save_game(game: Game, path: str | Path, *, overwrite: bool = False, template: str | Path | None = None) -> Path:
+    """Write a game atomically, as an edit of the file it replaces (or of ``template``) when there is one.
 
     The file is never half-written: a crash leaves either the old file or the
-    new one.  An existing file is replaced only with ``overwrite=True``.
+    new one.  An existing file is replaced only with ``overwrite=True``; its
+    comments, key order and layout are kept and only the values that changed
+    are rewritten (:func:`dumps_like`).  A new file is written as an edit of
+    ``template`` (the game file it was made from, e.g. "save as") when given,
+    else in the canonical layout.
 
     Raises
     ------
@@ -177,22 +254,89 @@ def save_game(game: Game, path: str | Path, *, overwrite: bool = False) -> Path:
         If ``path`` exists and ``overwrite`` is false.
     """
     target = Path(path)
-    if target.exists() and not overwrite:
+    exists = target.exists()
+    if exists and not overwrite:
         msg = f"{target} exists; pass overwrite=True to replace it"
         raise FileExistsError(msg)
     validate_game(game)
-    return write_atomic(target, dump_game(game))
+    source = target if exists else (Path(template) if template is not None else None)
+    text = None
+    if source is not None:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            text = source.read_text(encoding="utf-8")
+    return write_atomic(target, dump_game(game) if text is None else dumps_like(game, text))
+
+
+_UMASK_LOCK = threading.Lock()
+#: a temporary file of :func:`write_atomic`: ``.NAME.PID.RANDOM.tmp``
+_TMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
+#: temporaries without a process id (older versions) count as orphaned after this long (seconds)
+_ORPHAN_AGE = 600.0
+
+
+def _umask() -> int:
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_orphans(target: Path) -> None:
+    """Delete temporaries of earlier saves of ``target`` whose process is gone (a killed save)."""
+    old_style = re.compile(rf"^\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}\.tmp$")
+    with contextlib.suppress(OSError):
+        for p in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+            m = _TMP.match(p.name)
+            if m is not None and m.group("name") == target.name:
+                orphan = int(m.group("pid")) != os.getpid() and not _alive(int(m.group("pid")))
+            else:
+                orphan = bool(old_style.match(p.name)) and time.time() - p.stat().st_mtime > _ORPHAN_AGE
+            if orphan:
+                p.unlink(missing_ok=True)
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
-    A crash leaves either the old file or the new one, never half of one.
+    A crash leaves either the old file or the new one, never half of one.  The
+    file keeps the mode of the file it replaces; a new file gets the mode the
+    umask gives (``0o666 & ~umask``).  Temporaries left by a save that was
+    killed half-way (their process is gone) are removed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> (folder / "a.txt").write_text("old") and (folder / "a.txt").chmod(0o640)
+    >>> oct(write_atomic(folder / "a.txt", "new").stat().st_mode & 0o777), (folder / "a.txt").read_text()
+    ('0o640', 'new')
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    _remove_orphans(target)
     try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
             fh.flush()

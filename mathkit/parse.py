@@ -24,14 +24,15 @@ from .fields import integer as _int
 from .fields import string as _str
 from .fields import suggest as _suggest
 from .fields import table as _table
-from .game import Bet, Game, PayEntry, Reading, ReelSet, ScatterPay, Symbol
+from .game import Bet, Game, PayEntry, Reading, ReelSet, ScatterPay, Symbol, Targets
+from .tuning import check_tuning, tuning_from_dict
 from .validate import validate_game
 
 __all__ = ["CORE_KEYS", "TOP_KEYS", "game_from_dict"]
 
 CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
-    "reels", "paylines", "paytable", "mixed", "scatter_pays", "readings",
+    "reels", "paylines", "paytable", "mixed", "scatter_pays", "readings", "targets", "tuning",
 )
 """Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
 TOP_KEYS = CORE_KEYS + tuple(KINDS)
@@ -251,6 +252,34 @@ def _parse_readings(data: Mapping[str, Any]) -> tuple[Reading, ...]:
     return tuple(out)
 
 
+def _band(value: Any, field: str) -> tuple[float, float]:
+    raw = _list(value, field)
+    if len(raw) != 2:
+        raise GameError(f"expected [low, high], got {len(raw)} value(s)", field=field, fix="write e.g. [5.5, 6.5]")
+    low, high = (float(_fraction(x, f"{field}[{i}]")) for i, x in enumerate(raw))
+    if not 0 <= low <= high:
+        raise GameError(f"band [{low}, {high}] is not 0 ≤ low ≤ high", field=field, fix="give the low end first")
+    return (low, high)
+
+
+def _parse_targets(data: Mapping[str, Any]) -> Targets:
+    spec = _table(data, "targets", "")
+    _check_keys(spec, ("rtp", "rtp_tolerance", "sd", "hit_frequency"), "targets")
+    t = Targets()
+    if "rtp" in spec:
+        t = Targets(rtp=_fraction(spec["rtp"], "targets.rtp"))
+    if "rtp_tolerance" in spec:
+        tol = _fraction(spec["rtp_tolerance"], "targets.rtp_tolerance")
+        if tol < 0:
+            raise GameError("negative tolerance", field="targets.rtp_tolerance", fix="write e.g. 0.00005 (±0.005 pp)")
+        t = Targets(t.rtp, tol)
+    sd = _band(spec["sd"], "targets.sd") if "sd" in spec else None
+    hf = _band(spec["hit_frequency"], "targets.hit_frequency") if "hit_frequency" in spec else None
+    if hf is not None and hf[1] > 1:
+        raise GameError("a hit frequency is at most 1", field="targets.hit_frequency", fix="write fractions, e.g. [0.28, 0.34]")
+    return Targets(t.rtp, t.rtp_tolerance, sd, hf)
+
+
 def game_from_dict(data: Mapping[str, Any]) -> Game:
     """Build and validate a game from parsed TOML data (errors carry no file name)."""
     try:
@@ -294,7 +323,10 @@ def _game_from_dict(data: Mapping[str, Any]) -> Game:
         declared_rtp=None if declared is None else _fraction(declared, "declared_rtp"),
         features=features_from_dict(data),
         readings=_parse_readings(data),
+        targets=_parse_targets(data),
+        tuning=tuning_from_dict(data),
     )
     validate_game(game)
+    check_tuning(game)
     return game
 

@@ -18,12 +18,22 @@ neither the numeric engine nor ipywidgets.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import plotly.graph_objects as go
+# plotly's widget and renderers import nbformat, hence jsonschema, which builds ~40 lark grammars at import
+# when the optional rfc3987-syntax (a jupyter-events dependency) is installed: 2–13 s of a kernel's start
+# (measured: go.FigureWidget 7.5 s → 1.8 s on a loaded 2-core machine) for an IRI format mathkit never
+# validates.  Marking it absent before plotly is imported lets jsonschema skip that format.
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+import numpy as np  # noqa: E402
+import plotly.graph_objects as go  # noqa: E402
+import plotly.io as pio  # noqa: E402
+
+from .volatility import exceedance_points  # noqa: E402
 
 if TYPE_CHECKING:
     from .distribution import WinDistribution
@@ -32,8 +42,11 @@ if TYPE_CHECKING:
     from .rtp import ComponentRTP
 
 __all__ = [
+    "COMPONENT_COLOURS",
+    "PALETTE",
     "TEMPLATE",
     "component_bars",
+    "component_colour",
     "distribution_points",
     "rtp_by_component",
     "rtp_by_symbol",
@@ -47,7 +60,13 @@ __all__ = [
     "win_distribution",
 ]
 
-TEMPLATE = "plotly_white"
+#: the one colour scheme of the workbench and the reports (plotly's D3 order, so older pictures still match)
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+#: a component keeps its colour in every figure (lines/ways blue, scatter orange, free spins green …)
+COMPONENT_COLOURS = {"lines": PALETTE[0], "ways": PALETTE[0], "scatter": PALETTE[1], "free spins": PALETTE[2],
+                     "gamble": PALETTE[4], "cap": PALETTE[7]}
+TEMPLATE = "mathkit"
+pio.templates[TEMPLATE] = go.layout.Template(pio.templates["plotly_white"], layout={"colorway": PALETTE})
 #: components the base-game pay rules produce; anything else in a PAR sheet is a feature
 BASE_COMPONENTS = ("lines", "ways", "scatter")
 #: numbers of spins for the RTP range figure (10² … 10⁸)
@@ -59,6 +78,17 @@ def _layout(fig: go.Figure, title: str, **kw: Any) -> go.Figure:
     fig.update_layout(template=TEMPLATE, title={"text": title, "x": 0.02}, margin={"l": 60, "r": 20, "t": 50, "b": 50},
                       height=kw.pop("height", 360), **kw)
     return fig
+
+
+def component_colour(name: str, i: int = 0) -> str:
+    """The colour of an RTP component: fixed for the known ones, else the palette from its position ``i``.
+
+    Examples
+    --------
+    >>> component_colour("scatter"), component_colour("respins", 5)
+    ('#ff7f0e', '#8c564b')
+    """
+    return COMPONENT_COLOURS.get(name, PALETTE[(i + 3) % len(PALETTE)] if i < 3 else PALETTE[i % len(PALETTE)])
 
 
 def _value(x: Any) -> float:
@@ -102,7 +132,8 @@ def rtp_by_component(par: ParSheet | ComponentRTP | Mapping[str, Any]) -> go.Fig
     names, values = component_bars(par)
     total = math.fsum(values)
     fig = go.Figure(go.Bar(x=names, y=values, text=[f"{v:.3%}" for v in values], textposition="auto",
-                           marker_color="#1f77b4", hovertemplate="%{x}: %{y:.4%}<extra></extra>"))
+                           marker_color=[component_colour(n, i) for i, n in enumerate(names)],
+                           hovertemplate="%{x}: %{y:.4%}<extra></extra>"))
     return _layout(fig, f"RTP by component (total {total:.4%})", yaxis={"tickformat": ".1%", "title": "RTP"},
                    xaxis={"title": "component"})
 
@@ -153,8 +184,9 @@ def rtp_by_symbol(par: ParSheet | ComponentRTP) -> go.Figure:
     ['lines', 'scatter']
     """
     fig = go.Figure()
-    for name, (entries, values) in symbol_bars(par).items():
-        fig.add_trace(go.Bar(name=name, x=entries, y=values, hovertemplate="%{x}: %{y:.4%}<extra>" + name + "</extra>"))
+    for i, (name, (entries, values)) in enumerate(symbol_bars(par).items()):
+        fig.add_trace(go.Bar(name=name, x=entries, y=values, marker_color=component_colour(name, i),
+                             hovertemplate="%{x}: %{y:.4%}<extra>" + name + "</extra>"))
     return _layout(fig, "RTP by symbol", barmode="stack", yaxis={"tickformat": ".1%", "title": "RTP"},
                    xaxis={"title": "pay entry"}, legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"})
 
@@ -174,29 +206,30 @@ def distribution_points(dist: WinDistribution) -> tuple[list[float], list[float]
     return x, y
 
 
-def win_distribution(dist: WinDistribution, log: bool = True) -> go.Figure:
-    """Probability of each win (× total bet), on a log probability axis by default.
+def win_distribution(dist: WinDistribution, log: bool = True, max_points: int = 400) -> go.Figure:
+    """The exceedance curve ``P(win ≥ x)`` against the win ``x`` × total bet, on log axes by default.
 
-    The zero win is left out of a log plot's markers but given in the title (it is
-    usually by far the largest probability and would squash the rest).
+    A step function read from left to right: how often a play wins at least
+    ``x`` times the bet, down to the rarest award (where a plot of point
+    probabilities is a cloud of dots).  The zero win is given in the title.  At
+    most ``max_points`` exact points are drawn (see
+    :func:`mathkit.volatility.exceedance_points`).
 
     Examples
     --------
     >>> from mathkit.distribution import WinDistribution
     >>> fig = win_distribution(WinDistribution.from_counts([0, 10, 30], [5, 3, 2], unit=10))
-    >>> fig.data[0].x, fig.layout.yaxis.type
-    ((1.0, 3.0), 'log')
+    >>> fig.data[0].x, fig.data[0].y, fig.layout.yaxis.type
+    ((1.0, 3.0), (0.5, 0.2), 'log')
     """
-    x, y = distribution_points(dist)
-    p0 = sum(p for v, p in zip(x, y, strict=True) if v == 0)
-    if log:
-        keep = [i for i, (v, p) in enumerate(zip(x, y, strict=True)) if v > 0 and p > 0]
-        x, y = [x[i] for i in keep], [y[i] for i in keep]
-    fig = go.Figure(go.Scatter(x=x, y=y, mode="markers", marker={"size": 5, "color": "#d62728"},
-                               hovertemplate="win %{x:.4g} × bet: p = %{y:.4g}<extra></extra>"))
-    return _layout(fig, f"Win distribution (P(no win) = {p0:.4f})",
-                   xaxis={"title": "win × total bet", "type": "log" if log else "linear"},
-                   yaxis={"title": "probability", "type": "log" if log else "linear", "exponentformat": "power"})
+    x, y = exceedance_points(dist, max_points)
+    p0 = float(1 - dist.hit_frequency()) if dist.exact else float(np.asarray(dist.probs())[dist.values == 0].sum())
+    fig = go.Figure(go.Scatter(x=x, y=y, mode="lines+markers", line={"shape": "hv", "color": PALETTE[3], "width": 2},
+                               marker={"size": 4, "color": PALETTE[3]},
+                               hovertemplate="P(win ≥ %{x:.4g} × bet) = %{y:.4g}<extra></extra>"))
+    return _layout(fig, f"P(win ≥ x × bet) (P(no win) = {p0:.4f})",
+                   xaxis={"title": "win x × total bet", "type": "log" if log else "linear"},
+                   yaxis={"title": "P(win ≥ x)", "type": "log" if log else "linear", "exponentformat": "power"})
 
 
 # --------------------------------------------------------------------------- symbol heatmap

@@ -14,9 +14,11 @@ For every jupytext percent source ``SOURCES/*.py``:
    (``mathkit/templates/offline``), which inlines require.js, MathJax 3 (only
    when the notebook has TeX) and the Jupyter widgets HTML manager (only when it
    has widget state) instead of loading them from CDNs;
-4. the HTML is checked for network references in ``<script src>`` /
-   ``<link href>`` (an error if any) and written atomically to ``OUT/NAME.html``,
-   with an ``OUT/index.html`` listing them.
+4. it is exported twice: ``OUT/NAME.html`` for reviewers (outputs only, no code
+   cells) and ``OUT/code/NAME.html`` with the code; each page is checked for network
+   references in ``<script src>`` / ``<link href>`` and for widgets the inlined
+   manager cannot draw (an error if any: the page would be broken offline) and
+   written atomically, with an ``OUT/index.html`` listing them.
 
 The three JavaScript files are vendored xz-compressed in
 ``mathkit/templates/assets`` (≈0.9 MB in all), each checked against the sha256 in
@@ -304,8 +306,11 @@ def network_references(page: str) -> list[str]:
     return [m.group(1) for m in _NETWORK_REF.finditer(page)]
 
 
-def to_html(nb: Any) -> str:
-    """Export an executed notebook to one self-contained HTML page (the ``offline`` template)."""
+def to_html(nb: Any, *, code: bool = True) -> str:
+    """Export an executed notebook to one self-contained HTML page (the ``offline`` template).
+
+    ``code=False`` leaves the code cells and the prompts out: the page a reviewer reads.
+    """
     from nbconvert import HTMLExporter
 
     _strip_cdn_mathjax(nb)
@@ -314,7 +319,8 @@ def to_html(nb: Any) -> str:
                              "mathjax": asset("mathjax") if uses_math(nb) else None,
                              "widgets": asset("widgets") if has_widgets else None}}
     exporter_class: Any = HTMLExporter  # nbconvert's constructors are untyped
-    exporter = exporter_class(template_name="offline", extra_template_basedirs=[str(TEMPLATES)])
+    exporter = exporter_class(template_name="offline", extra_template_basedirs=[str(TEMPLATES)], exclude_input=not code,
+                              exclude_input_prompt=not code, exclude_output_prompt=not code)
     body, _ = exporter.from_notebook_node(nb, resources=resources)
     return str(body)
 
@@ -325,6 +331,7 @@ class Rendered:
 
     source: Path
     html: Path
+    html_code: Path
     title: str
     bytes: int
     execute_s: float
@@ -335,25 +342,34 @@ class Rendered:
 def render_notebook(source: str | Path, out_dir: str | Path, *, fast: bool = False, timeout: int = 600) -> Rendered:
     """Execute one notebook source and write ``out_dir/<name>.html`` atomically.
 
-    Raises ``ValueError`` when the page would load anything from the network.
+    Also writes ``out_dir/code/<name>.html``, the same page with the code cells.
+    Raises ``ValueError`` when a page would load anything from the network, or
+    holds widgets the offline manager cannot draw (they would fetch their code
+    from a CDN, and show as broken widgets offline).
     """
     src = Path(source)
     nb = read_notebook(src)
     t0 = time.perf_counter()
     execute(nb, src.parent, fast=fast, timeout=timeout)
     t1 = time.perf_counter()
-    page = to_html(nb)
-    refs = network_references(page)
-    if refs:
-        msg = f"{src}: the rendered page would load {len(refs)} URL(s) from the network, e.g. {refs[0]}"
+    online = online_only_widgets(nb)
+    if online:
+        msg = (f"{src}: widgets from {', '.join(map(repr, online))} are not in the offline HTML manager and would "
+               f"be broken offline (for a report, display a plain go.Figure instead of a FigureWidget)")
         raise ValueError(msg)
-    target = write_atomic(Path(out_dir) / f"{src.stem}.html", page)
-    target.chmod(0o644)  # readable by a web server, unlike the temporary file it was
+    pages = {code: to_html(nb, code=code) for code in (False, True)}
+    for page in pages.values():
+        refs = network_references(page)
+        if refs:
+            msg = f"{src}: the rendered page would load {len(refs)} URL(s) from the network, e.g. {refs[0]}"
+            raise ValueError(msg)
+    target = write_atomic(Path(out_dir) / f"{src.stem}.html", pages[False])
+    with_code = write_atomic(Path(out_dir) / "code" / f"{src.stem}.html", pages[True])
+    for t in (target, with_code):
+        t.chmod(0o644)  # readable by a web server
     t2 = time.perf_counter()
     title = str(nb.metadata.get("title", src.stem))
-    warnings = tuple(f"{src.name}: widgets from {m!r} are not in the offline HTML manager; the page shows them only "
-                     f"online (for a report, display a plain go.Figure)" for m in online_only_widgets(nb))
-    return Rendered(src, target, title, len(page.encode("utf-8")), t1 - t0, t2 - t1, warnings)
+    return Rendered(src, target, with_code, title, len(pages[False].encode("utf-8")), t1 - t0, t2 - t1)
 
 
 def notebook_sources(folder: str | Path) -> list[Path]:
@@ -368,11 +384,13 @@ def notebook_sources(folder: str | Path) -> list[Path]:
 
 def _index(rendered: Sequence[Rendered]) -> str:
     items = "\n".join(f'<li><a href="{html.escape(r.html.name)}">{html.escape(r.title)}</a> '
-                      f"<small>({r.source.name}, {r.bytes / 1e6:.1f} MB)</small></li>" for r in rendered)
+                      f'<small>(<a href="code/{html.escape(r.html_code.name)}">with the code</a>; '
+                      f"{r.source.name}, {r.bytes / 1e6:.1f} MB)</small></li>" for r in rendered)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>mathkit notebooks</title>"
             "<style>body{font-family:sans-serif;max-width:48em;margin:2em auto}li{margin:.4em 0}</style></head>\n"
             f"<body><h1>mathkit notebooks</h1>\n<ul>\n{items}\n</ul>\n"
-            "<p>Rendered by <code>make render</code>; every page reads offline.</p></body></html>\n")
+            "<p>Rendered by <code>make render</code>; every page reads offline. The pages show the outputs only; "
+            "each has a version with the code.</p></body></html>\n")
 
 
 def render_all(sources: str | Path, out_dir: str | Path, *, fast: bool = False, timeout: int = 600,

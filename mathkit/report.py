@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,20 @@ def pct(x: float, digits: int = 4) -> str:
     return f"{100 * x:.{digits}f}%"
 
 
-def one_in(p: float) -> str:
-    """Odds ``p`` written as "1 in N"."""
+def one_in(p: float | Fraction) -> str:
+    """Odds ``p`` written as "1 in N"; beyond 1 in 10¹² in scientific notation.
+
+    Examples
+    --------
+    >>> one_in(0.25), one_in(1 / 11_853_602_509_195_548_672), one_in(0)
+    ('1 in 4.00', '1 in 1.185e+19', 'never')
+    """
     if p <= 0:
         return "never"
-    return f"1 in {1 / p:,.2f}" if 1 / p < 1000 else f"1 in {1 / p:,.0f}"
+    n = 1 / float(p)
+    if n >= 1e12:
+        return f"1 in {n:.3e}"
+    return f"1 in {n:,.2f}" if n < 1000 else f"1 in {n:,.0f}"
 
 
 def _fig(f: Figure) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .evaluate import line_wins
+from .cycle.kernels import K
 from .game import Game
 from .stage import SpinModel
 from .stops import StopTables, stop_tables
@@ -126,7 +126,7 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
             walk(depth + 1, new_alive, weight * w)
 
     walk(0, (1 << n_entries) - 1, 1)
-    paid = line_wins(np.array(leaves, dtype=np.int64).reshape(len(leaves), n_reels), t.match, t.pay, t.own, t.mult)
+    paid = K.line_wins(np.array(leaves, dtype=np.int64).reshape(len(leaves), n_reels), t.match, t.pay, t.own, t.mult)
     out: dict[tuple[int, int, int], int] = defaultdict(int)
     for (v, e, n), w in zip(paid.tolist(), weights, strict=True):
         out[(v, e, n)] += w
@@ -258,11 +258,44 @@ def _extras(st: StopTables) -> list[EntryHits]:
     return out
 
 
+def _products(st: StopTables) -> list[EntryHits]:
+    """Per product part ``credits × A × B``: the outcomes where it pays and its credits, from per-reel sums.
+
+    ``E[A·B] = Σ_r E[a_r b_r] + Σ_{r≠s} E[a_r] E[b_s]`` (reels stop independently); it pays where
+    both totals are positive: ``cycle − #(A = 0) − #(B = 0) + #(A = 0, B = 0)``.
+    """
+    out = []
+    totals = [int(w.sum()) for w in st.weights]
+    cycle = st.cycle
+    for component, da, db, unit in st.product_parts:
+        ia, ib = st.index(da), st.index(db)
+        sa, sb, sab = [], [], []
+        za = zb = zab = 1
+        for r in range(st.n_reels):
+            a, b, w = (x.tolist() for x in (st.obs[r][:, ia], st.obs[r][:, ib], st.weights[r]))
+            sa.append(sum(x * y for x, y in zip(a, w, strict=True)))
+            sb.append(sum(x * y for x, y in zip(b, w, strict=True)))
+            sab.append(sum(x * y * z for x, y, z in zip(a, b, w, strict=True)))
+            za *= sum(y for x, y in zip(a, w, strict=True) if x == 0)
+            zb *= sum(y for x, y in zip(b, w, strict=True) if x == 0)
+            zab *= sum(z for x, y, z in zip(a, b, w, strict=True) if x == 0 and y == 0)
+        credits = 0
+        for r in range(st.n_reels):
+            credits += sab[r] * (cycle // totals[r])
+            for s in range(st.n_reels):
+                if s != r:
+                    credits += sa[r] * sb[s] * (cycle // (totals[r] * totals[s]))
+        if credits:
+            out.append(EntryHits(component, f"{da} × {db}", 0, cycle - za - zb + zab, credits * unit))
+    return out
+
+
 def spin_rtp(t: PayTables, st: StopTables) -> ComponentRTP:
     """Exact RTP of one spin's stop tables by component and pay combination (no enumeration)."""
     entries = _ways(t, st) if t.ways else _lines(t, st)
     entries += _scatters(t, st)
     entries += _extras(st)
+    entries += _products(st)
     return ComponentRTP(st.cycle, t.total_bet, tuple(entries))
 
 

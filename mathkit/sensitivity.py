@@ -72,6 +72,7 @@ __all__ = [
     "play_reels",
     "rtp_breakdown",
     "sensitivity_text",
+    "stretch_middle",
     "symbol_sensitivity",
     "with_reel_set",
 ]
@@ -189,16 +190,30 @@ def insert_position(strip: tuple[str, ...], scatters: frozenset[str] | set[str])
     2
     """
     n = len(strip)
-    marks = [i for i, s in enumerate(strip) if s in scatters]
-    if not marks:
-        return n
+    mid = stretch_middle(n, [i for i, s in enumerate(strip) if s in scatters])
+    return n if mid is None else mid or n
+
+
+def stretch_middle(n: int, marks: Sequence[int]) -> int | None:
+    """The middle stop of the longest circular stretch of an ``n``-stop strip without a marked stop.
+
+    ``None`` when no stop is marked.
+
+    Examples
+    --------
+    >>> stretch_middle(6, [1, 5]), stretch_middle(4, [])
+    (3, None)
+    """
+    ms = sorted(marks)
+    if not ms:
+        return None
     best_gap, best_at = -1, 0
-    for k, a in enumerate(marks):
-        b = marks[(k + 1) % len(marks)]
-        gap = (b - a - 1) % n if len(marks) > 1 else n - 1
+    for k, a in enumerate(ms):
+        b = ms[(k + 1) % len(ms)]
+        gap = (b - a - 1) % n if len(ms) > 1 else n - 1
         if gap > best_gap:
             best_gap, best_at = gap, a
-    return (best_at + 1 + best_gap // 2) % n or n
+    return (best_at + 1 + best_gap // 2) % n
 
 
 def with_reel_set(game: Game, rs: ReelSet) -> Game:

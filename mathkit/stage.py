@@ -32,7 +32,7 @@ import numpy.typing as npt
 from .figures import Method
 
 __all__ = ["Branch", "CountOf", "Digit", "Entry", "Exit", "JointLaw", "Level", "Number", "Outcome", "PlayLaw", "RowsOf",
-           "SpinModel", "StageLaw", "builtin_digit"]
+           "SpinModel", "SpinPlay", "StageLaw", "builtin_digit"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -127,6 +127,12 @@ class SpinModel:
         ``(component, digit, credits)``: the spin also pays ``credits`` per unit of observation
         ``digit`` (a cash value ...), reported under PAR component ``component``; multipliers do
         not apply to it.
+    products
+        ``(component, digit a, digit b, credits)``: the spin also pays ``credits × A × B``, where
+        ``A`` and ``B`` are the two observations' totals over the reels (a collector count times
+        the cash on screen, the activator total times the prize steps ...); reported under
+        ``component``, never multiplied.  The engine conditions on the per-reel values of the
+        factor that takes fewer of them, so inside each class the product is an extra win.
     line_multiplier, scatter_multiplier
         Factors applied to the spin's line (or ways) wins and scatter wins.
 
@@ -143,6 +149,7 @@ class SpinModel:
     remap: tuple[tuple[str, str], ...] = ()
     restrict: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
     extra: tuple[tuple[str, str, int], ...] = ()
+    products: tuple[tuple[str, str, str, int], ...] = ()
     line_multiplier: int = 1
     scatter_multiplier: int = 1
 
@@ -225,6 +232,29 @@ class StageLaw:
     @property
     def mean(self) -> Number:
         """The stage's expected own win (credits)."""
+        return sum(self.components.values(), Fraction(0))
+
+
+@dataclass(frozen=True, eq=False)
+class SpinPlay:
+    """One spin played as the round plays it — its modifiers applied, the features it starts played after it.
+
+    ``groups`` maps each value of what the caller observes of the spin (its *group*: the free
+    games it adds ...) to a :class:`Branch`: the group's probability and the win of the spin and
+    of everything it started, given the group (as far as ``level`` asks).  ``components`` is
+    the mean of that win by PAR component (credits, unconditional); ``methods`` says how each
+    was obtained.
+    """
+
+    groups: Mapping[Hashable, Branch]
+    components: Mapping[str, Number]
+    method: Method
+    level: Level
+    methods: Mapping[str, Method] = field(default_factory=dict)
+
+    @property
+    def mean(self) -> Number:
+        """The mean win of the spin and what it started (credits)."""
         return sum(self.components.values(), Fraction(0))
 
 

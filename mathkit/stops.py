@@ -21,7 +21,10 @@ the plain strips: the window **height** (``rows``), **overlay** (``forced``
 cells showing a symbol whatever the stop), **remap** (a symbol read by the line
 rule as another; observations see the symbol shown) and **restrict** (only the
 stops whose digit on a reel takes given values: a conditional spin).  Extra
-wins come from digits (``extra``: credits per unit of a digit).
+wins come from digits (``extra``: credits per unit of a digit); a *product* of
+two digits' totals (``products``) is not additive, so the tables only carry its
+factors' values and :meth:`StopTables.select` cuts them into the classes inside
+which it is (the engine enumerates each class).
 
 Examples
 --------
@@ -46,7 +49,7 @@ from .errors import ModelError
 from .game import Game
 from .stage import CountOf, Digit, RowsOf, SpinModel, builtin_digit
 
-__all__ = ["StopTables", "stop_tables"]
+__all__ = ["StopTables", "observed", "stop_tables"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -75,6 +78,9 @@ class StopTables:
     rotations
         Every reel's table is its whole strip rotated, one stop each, nothing forced: every row
         of a reel then shows the same symbol counts.
+    product_parts
+        ``(component, digit a, digit b, credits per unit)``: the spin also pays
+        ``credits × total(a) × total(b)`` (both digits are among :attr:`digits`).
     """
 
     name: str
@@ -86,6 +92,7 @@ class StopTables:
     extra_parts: tuple[tuple[str, str, int], ...]
     stops: tuple[IntArray, ...]
     rotations: bool = False
+    product_parts: tuple[tuple[str, str, str, int], ...] = ()
 
     @property
     def n_reels(self) -> int:
@@ -149,6 +156,42 @@ class StopTables:
     def has_extra(self) -> bool:
         return any(bool(x.any()) for x in self.extra)
 
+    def only(self, digits: Sequence[str]) -> StopTables:
+        """The same tables observing only ``digits`` (all among :attr:`digits`), in that order."""
+        idx = [self.index(d) for d in digits]
+        return StopTables(self.name, self.cols, self.weights, tuple(digits),
+                          tuple(np.ascontiguousarray(o[:, idx]) for o in self.obs), self.extra, self.extra_parts,
+                          self.stops, self.rotations, self.product_parts)
+
+    def select(self, keep: Sequence[npt.NDArray[np.bool_]], extra: Sequence[IntArray],
+               digits: Sequence[str]) -> StopTables:
+        """The tables of the stops ``keep[r]`` of every reel, paying ``extra[r]`` more, observing ``digits``.
+
+        A class of a conditional spin: its cycle is the kept stops' weights; it has no products left
+        (the caller turned them into the extra win of the class).
+
+        Examples
+        --------
+        >>> from mathkit.io import load_game
+        >>> g = load_game("data/games/classic_3reel.toml")
+        >>> st = stop_tables(g, SpinModel("base"))
+        >>> keep = [np.arange(len(w)) < 2 for w in st.weights]
+        >>> sub = st.select(keep, [np.ones(2, dtype=np.int64)] * 3, ())
+        >>> sub.sizes.tolist(), [x.tolist() for x in sub.extra], sub.rotations
+        ([], [[1, 1], [1, 1], [1, 1]], False)
+        """
+        idx = [self.index(d) for d in digits]
+        return StopTables(
+            self.name,
+            tuple(np.ascontiguousarray(c[k]) for c, k in zip(self.cols, keep, strict=True)),
+            tuple(w[k] for w, k in zip(self.weights, keep, strict=True)),
+            tuple(digits),
+            tuple(np.ascontiguousarray(o[k][:, idx]) for o, k in zip(self.obs, keep, strict=True)),
+            tuple(x[k] + e for x, k, e in zip(self.extra, keep, extra, strict=True)),
+            self.extra_parts,
+            tuple(s[k] for s, k in zip(self.stops, keep, strict=True)),
+        )
+
 
 def _digit(name: str, game: Game, names: Sequence[str], defined: Mapping[str, Digit]) -> Digit:
     d = defined.get(name) or builtin_digit(name, names)
@@ -181,6 +224,17 @@ def _values(d: Digit, reel: int, shown: list[tuple[str, ...]], sid: Mapping[str,
     return out
 
 
+def observed(game: Game, model: SpinModel, digits: Sequence[str] = ()) -> tuple[str, ...]:
+    """The digits the stop tables of ``model`` observing ``digits`` hold, in order: every scatter's count, the
+    digits named, then those the model's restrictions, extra wins and products read (each once)."""
+    wanted = [s.name for s in game.scatters]
+    for d in (*digits, *(r[1] for r in model.restrict), *(x[1] for x in model.extra),
+              *(n for p in model.products for n in p[1:3])):
+        if d not in wanted:
+            wanted.append(d)
+    return tuple(wanted)
+
+
 def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
                 defined: Mapping[str, Digit] | None = None) -> StopTables:
     """The stop tables of spin ``model``, observing every scatter's count and the ``digits`` named.
@@ -204,10 +258,7 @@ def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
     rs = game.reel_set(model.reels)
     names = tuple(s.name for s in game.symbols)
     sid = {n: i for i, n in enumerate(names)}
-    wanted = [s.name for s in game.scatters]
-    for d in (*digits, *(r[1] for r in model.restrict), *(x[1] for x in model.extra)):
-        if d not in wanted:
-            wanted.append(d)
+    wanted = list(observed(game, model, digits))
     digit_defs = [_digit(n, game, names, defined) for n in wanted]
     remap = np.arange(len(names), dtype=np.int64)
     for a, b in model.remap:
@@ -259,4 +310,4 @@ def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
         stops.append(np.flatnonzero(keep).astype(np.int64))
     rotations = rs.weights is None and not model.forced and not model.restrict
     return StopTables(rs.name, tuple(cols), tuple(weights), tuple(wanted), tuple(obs), tuple(extra),
-                      tuple(model.extra), tuple(stops), rotations)
+                      tuple(model.extra), tuple(stops), rotations, tuple(model.products))

@@ -16,33 +16,71 @@
 # %% [markdown]
 # # The workbench
 #
-# Pick a game, edit its reel strips, paytable and free-spin parameters, and read the exact RTP, σ, hit frequency and plots as you type.
-# Strips are edited as text (space-separated symbols; a weighted stop is `NAME*weight`); a change applies when the box loses focus.
+# Pick a game and a reel set (the free-spin sets too) and edit its strips, pays, features and targets.
+# The exact RTP, σ, hit frequency, tables and plots follow every edit.
+# The strip grid has one column per reel with stop numbers and stacks (┌ │ └).
+# Select a stop (shift-click for a block), pick its symbol, or insert, delete and move stops.
+# *paste* takes columns copied from a spreadsheet; the text form stays for power users.
+# The *targets* tab compares the RTP with the declared RTP and σ and hit frequency with the bands of the game file.
+# There *tune* proposes a change, shown as a diff before it is applied.
+# *tables* has the hits and return of every combination, the exact ∂RTP per symbol per reel and the win bands.
+# *compare* sets two versions side by side.
 # An invalid edit shows what is wrong and keeps the last valid game; *undo* steps back.
-# *Save as* writes a new file into `data/games/` (atomically) and replaces an existing one only when asked.
-# The exact RTP and its breakdown come first (milliseconds); σ and the distribution follow.
-# When those take longer than half a second they run in the background, with a progress line.
+# *Save as* writes into `data/games/` atomically, as an edit of the file: only the edited values change.
+# The exact RTP comes first (milliseconds); σ, ∂RTP and the distribution follow from a worker process, with a progress line.
 # The logic lives in `mathkit.workbench`; this notebook only shows it.
 
 # %% tags=["parameters"]
 GAME = None  # a file name in DATA_DIR, or None: Dynasty if present, else the benchmark game
 DATA_DIR = "data/games"  # the games folder (relative to the project when not found from here)
-MODE = "auto"  # "auto": σ and distribution in the background when slow; "sync"; "thread"
-
-# %%
-from mathkit.widgets import build_workbench
-
-wb = build_workbench(GAME, DATA_DIR, mode=MODE)
-wb
-
-# %% [markdown]
-# A rendered report has no kernel, so the live figure above cannot draw there; `make render` adds a static copy below.
+MODE = "auto"  # "auto": slow figures in a worker process; "process", "thread" or "sync"
+COMPARE = ("classic_3reel.toml", 0.85)  # the comparison below: a game and the RTP a variant of it is tuned to
 
 # %%
 import os
 
-if os.environ.get("MATHKIT_RENDER"):
-    import plotly.graph_objects as go
+from IPython.display import HTML, display
 
+RENDER = bool(os.environ.get("MATHKIT_RENDER"))  # a reviewer's HTML: no kernel behind the widgets
+loading = display(HTML("<b>⏳ Loading mathkit…</b> <small>(the first run on a machine compiles the exact kernels: up to a minute)</small>"),
+                  display_id=True)
+from mathkit.widgets import build_workbench
+
+loading.update(HTML("<b>⏳ Loading the game, its exact RTP and the worker for σ and the distribution…</b>"))
+wb = build_workbench(GAME, DATA_DIR, mode="sync" if RENDER else MODE, live_figures=not RENDER)
+if os.environ.get("VOILA_KERNEL_ID"):  # Voilà's plots show the figure as the page opens it: let it be complete
     wb.wait()
-    go.Figure(wb.figures.widget).show()
+loading.update(HTML("<small>✓ workbench ready; σ and the distribution follow below the RTP when they are computed.</small>"))
+wb
+
+# %% [markdown]
+# A rendered report has no kernel, so it shows the figures as a static copy here.
+
+# %%
+if RENDER:
+    wb.wait()
+    wb.figures.widget.show()
+
+# %% [markdown]
+# ## Comparing two versions
+#
+# What a variant changes and what it does to the figures, as a reviewer would receive an RTP variant.
+# Here: the game of `COMPARE` against the variant the tuner (`mathkit.tune`) makes for the RTP given.
+# Each figure is exact where it says so; Δ is B − A.
+
+# %%
+from fractions import Fraction
+
+from mathkit.io import load_game
+from mathkit.tune import tune
+from mathkit.workbench.compare import compare_games, comparison_html
+from mathkit.workbench.model import resolve_data_dir
+
+original = load_game(resolve_data_dir(DATA_DIR) / COMPARE[0])
+variant = tune(original, Fraction(str(COMPARE[1]))).game
+comparison = compare_games(original, variant, labels=(f"{original.name} as shipped", f"tuned to {float(COMPARE[1]):.2%}"))
+HTML(comparison_html(comparison))
+
+# %% [markdown]
+# The variant differs from the shipped game only in the strips and the declared RTP listed above.
+# Its RTP is the target within ±0.005 pp, exactly.

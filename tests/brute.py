@@ -297,7 +297,8 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
     ``lines`` (the first paylines active), ``forced`` cells shown whatever the stop, ``remap``
     (the line rule reads a symbol as another; digits and scatters see what is shown),
     ``restrict`` (only the stops of a reel where a digit takes given values), ``extra``
-    (credits per unit of a digit, not multiplied) and the multipliers.  ``custom`` gives the
+    (credits per unit of a digit, not multiplied), ``products`` (credits times the product of
+    two digits' totals, not multiplied) and the multipliers.  ``custom`` gives the
     value functions of digits that are not built in.
     """
     custom = custom or {}
@@ -330,7 +331,8 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
                 seen = tuple(value(d, r, shown) for d in digits)
                 extras = tuple(value(d, r, shown) for _, d, _ in model.extra)
                 counts = tuple(sum(1 for s in shown if s == sp.symbol) for sp in game.scatter_pays)
-                stops.append((weight, read, seen, extras, counts))
+                factors = tuple((value(a, r, shown), value(b, r, shown)) for _, a, b, _ in model.products)
+                stops.append((weight, read, seen, extras, counts, factors))
         reel_stops.append(stops)
 
     line_cache: dict[tuple[str, ...], int] = {}
@@ -366,6 +368,12 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
         credits["scatter"] += scatter_total * weight
         for k, (component, _, unit) in enumerate(model.extra):
             x = unit * sum(stop[3][k] for stop in combo)
+            credits[component] += x * weight
+            total += x
+        for k, (component, _, _, unit) in enumerate(model.products):
+            a_total = sum(stop[5][k][0] for stop in combo)
+            b_total = sum(stop[5][k][1] for stop in combo)
+            x = unit * a_total * b_total
             credits[component] += x * weight
             total += x
         seen = tuple(sum(stop[2][k] for stop in combo) for k in range(len(digits)))

@@ -25,6 +25,7 @@ NEEDS = {
     "benchmark_5x3": ("benchmark_5x3.toml",),
     "sizzling_hot": ("sizzling_hot.toml",),
     "classic_3reel": ("classic_3reel.toml",),
+    "prince_of_riches": ("prince_of_riches.toml",),
 }
 REVIEWER = set(NEEDS)
 CELL_TIMEOUT = 120

@@ -79,9 +79,13 @@ def test_render_writes_self_contained_html(tmp_path: Path) -> None:
     assert [h for h in _link_hrefs(page) if re.match(r"(https?:)?//", h)] == []
     assert render.network_references(page) == []
     assert "cdnjs.cloudflare.com" not in page and "unpkg.com" not in page
-    # the index lists the page
+    # the reviewer's page has no code cells; the version with the code has them
+    assert '<span class="kn">import</span>' not in page
+    coded = (out / "code" / "small.html").read_text(encoding="utf-8")
+    assert '<span class="kn">import</span>' in coded and render.network_references(coded) == []
+    # the index lists the page and its version with the code
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert 'href="small.html"' in index and "A small notebook" in index
+    assert 'href="small.html"' in index and "A small notebook" in index and 'href="code/small.html"' in index
 
 
 @pytest.mark.notebooks
@@ -190,3 +194,18 @@ def test_cross_check_compares_the_par_sheet_with_the_simulation(games_dir: Path)
     labels = [r[0] for r in check.table().rows]
     assert labels == ["RTP", "RTP: lines", "hit frequency (any win)", "hit frequency (win ≥ bet)"]
     assert "1,000 simulated plays" in check._repr_html_()
+
+
+FIGURE_WIDGET = """# %%
+import plotly.graph_objects as go
+
+go.FigureWidget(go.Bar(y=[1, 2]))
+"""
+
+
+@pytest.mark.notebooks
+def test_a_widget_that_would_be_broken_offline_fails_the_render(tmp_path: Path) -> None:
+    (tmp_path / "live.py").write_text(FIGURE_WIDGET, encoding="utf-8")
+    with pytest.raises(ValueError, match="'anywidget' are not in the offline HTML manager"):
+        render.render_notebook(tmp_path / "live.py", tmp_path / "out", fast=True, timeout=120)
+    assert not (tmp_path / "out" / "live.html").exists()

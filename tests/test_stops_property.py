@@ -45,9 +45,17 @@ class SymbolValues:
         return sum(table.get(s, 0) for s in column)
 
 
+@dataclass(frozen=True)
+class Rows:
+    """A test digit: the window height, read on reel 1 (the same at every stop: a constant)."""
+
+    def __call__(self, reel: int, column: tuple[str, ...]) -> int:
+        return len(column) if reel == 0 else 0
+
+
 @dataclass(frozen=True, kw_only=True)
 class Values(Block):
-    """A modifier that changes nothing and declares the digit ``VALUE``."""
+    """A modifier that changes nothing and declares the digits ``VALUE`` and ``ROWS``."""
 
     kind: ClassVar[str] = "test_values"
     role: ClassVar[Role] = "modifier"
@@ -58,7 +66,7 @@ class Values(Block):
         raise NotImplementedError
 
     def digits(self, game: Game) -> tuple[Digit, ...]:
-        return (Digit("VALUE", SymbolValues(self.values)),)
+        return (Digit("VALUE", SymbolValues(self.values)), Digit("ROWS", Rows()))
 
 
 # ----------------------------------------------------------------------------- comparing
@@ -248,6 +256,43 @@ def values_case(draw: st.DrawFn) -> tuple[Game, SpinModel, tuple[str, ...]]:
 def test_per_stop_values_equal_brute_force(case: tuple[Game, SpinModel, tuple[str, ...]]) -> None:
     game, model, digits = case
     assert_same(game, model, digits)
+
+
+@st.composite
+def products_case(draw: st.DrawFn) -> tuple[Game, SpinModel, tuple[str, ...]]:
+    """A product of two observations' totals (values on some reels × a symbol count), with a constant digit observed."""
+    game = draw(games(draw(st.sampled_from(["lines", "ways"]))))
+    names = [s.name for s in game.symbols if not s.is_wild]
+    values = tuple((n, draw(st.integers(0, 3))) for n in draw(st.lists(st.sampled_from(names), min_size=1, max_size=2,
+                                                                          unique=True)))
+    game = replace(game, features=(Values(name="values", values=values),))
+    other = draw(st.sampled_from([*names, "VALUE"]))
+    first, second = ("VALUE", other) if draw(st.booleans()) else (other, "VALUE")
+    model = SpinModel("base", products=(("collect", first, second, draw(st.integers(1, 5))),),
+                      extra=(("cash", "VALUE", 1),) if draw(st.booleans()) else (),
+                      line_multiplier=draw(st.sampled_from([1, 2])))
+    if draw(st.booleans()):
+        r = draw(st.integers(0, game.n_reels - 1))
+        model = replace(model, forced=((r, 0, draw(st.sampled_from(names))),))
+    digits = tuple(draw(st.lists(st.sampled_from(["VALUE", "ROWS", *names]), max_size=2, unique=True)))
+    return game, model, digits
+
+
+@PROPERTY
+@given(products_case())
+def test_products_of_observations_equal_brute_force(case: tuple[Game, SpinModel, tuple[str, ...]]) -> None:
+    game, model, digits = case
+    assert_same(game, model, digits)
+
+
+def test_products_and_constant_digits_by_hand() -> None:
+    g = replace(tiny(), features=(Values(name="values", values=(("B", 2),)),))
+    # VALUE: 2 per B; A count × VALUE total: reels "A B" each, 8 outcomes; with k reels on A there are
+    # 3 − k on B: pays 3 · k · 2(3 − k): k = 1 (3 outcomes) → 12, k = 2 (3 outcomes) → 12; mean 72/8 = 9
+    brute = assert_same(g, SpinModel("base", products=(("collect", "A", "VALUE", 3),)), ("ROWS",))
+    assert brute.credits == {"lines": 10, "collect": 72}
+    # the window height is one row at every stop: ROWS is 1 in every outcome
+    assert {seen for (_, seen) in brute.joint} == {(1,)}
 
 
 @st.composite

@@ -21,7 +21,6 @@ from mathkit.io import load_game
 from mathkit.par import build_par
 from mathkit.rtp import component_rtp
 from mathkit.widgets import Workbench, build_workbench
-from mathkit.workbench.model import full_figures
 from mathkit.workbench.scheduler import SYNC_LIMIT
 
 
@@ -57,7 +56,7 @@ def test_tiny_game_by_hand(tiny: Workbench) -> None:
     tiny.strips[0].value = "A B B B"
     assert tiny.rtp_label.value == "RTP 50.000000%"
     assert tiny.rtp_exact.value == "exact 1/2"
-    assert tiny.delta_rtp.value == "Δ RTP since save -50.0000 pp"
+    assert tiny.delta_rtp.value == "Δ RTP vs saved -50.0000 pp"
     # σ² = 64/16 − 1/4 = 15/4
     assert tiny.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
     # the grid shows counts and positions: B sits on stops 1–3 of reel 1
@@ -80,16 +79,17 @@ def test_initial_figures_equal_the_engine(bench: Workbench) -> None:
     assert list(fig.data[0].y) == pytest.approx([float(v) for v in comp.breakdown().values()], rel=1e-15)
     sym = bench.figures["symbols"]
     assert sum(sum(t.y) for t in sym.data) == pytest.approx(float(comp.rtp()), rel=1e-12)
-    dist = bench.figures["distribution"].data[0]
-    values = par.distribution.values / par.distribution.unit
-    probs = par.distribution.probs()
-    keep = values > 0
-    assert list(dist.x) == pytest.approx(values[keep].tolist())
-    assert list(dist.y) == pytest.approx(probs[keep].tolist(), rel=1e-15)
-    heat = bench.figures["heatmap"].data[0]
+    # the exceedance curve: P(win ≥ x) at exact win values, summed here from the engine's counts
+    curve = bench.figures["distribution"].data[0]
+    values, counts = par.distribution.values, par.distribution.weights
+    for x, y in zip(curve.x, curve.y, strict=True):
+        assert y == pytest.approx(counts[values >= round(x * par.distribution.unit)].sum() / counts.sum(), rel=1e-12)
+    assert curve.x[-1] == par.max_win.value and len(curve.x) <= 200
+    # the count table: each symbol's count per reel
     rs = game.reel_set()
-    for i, name in enumerate(game.symbol_names):
-        assert list(heat.z[i]) == [Counter(strip)[name] for strip in rs.strips]
+    for name in game.symbol_names:
+        for strip in rs.strips:
+            assert f"<b>{Counter(strip)[name]}</b>" in bench.count_grid.value
     rtp_line = bench.figures["range"].data[-1]
     assert list(rtp_line.y) == pytest.approx([float(comp.rtp())] * len(rtp_line.y))
     assert "feature frequency: no free spins" in bench.feature_label.value
@@ -108,10 +108,10 @@ def test_strip_edit_updates_everything(bench: Workbench) -> None:
     assert bench.sd_label.value == f"σ {par.sd.value:.4f} × bet"
     assert bench.hit_label.value.startswith(f"hit frequency {par.hit_frequency.value * 100:.4f}%")
     assert list(bench.figures["components"].data[0].y) == pytest.approx([f.value for f in par.components.values()])
-    assert bench.figures["distribution"].data[0].y[-1] == pytest.approx(par.distribution.probs()[-1])
+    assert bench.figures["distribution"].data[0].y[-1] == pytest.approx(par.distribution.probs()[-1])  # P(max win)
     d_rtp = (float(comp.rtp()) - float(component_rtp(before).rtp())) * 100
-    assert bench.delta_rtp.value == f"Δ RTP since save {d_rtp:+.4f} pp"
-    assert bench.delta_sd.value == f"Δ σ since save {par.sd.value - build_par(before).sd.value:+.4f}"
+    assert bench.delta_rtp.value == f"Δ RTP vs saved {d_rtp:+.4f} pp"
+    assert bench.delta_sd.value == f"Δ σ vs saved {par.sd.value - build_par(before).sd.value:+.4f}"
     assert bench.timings["rtp"] < bench.timings["full"]
 
 
@@ -214,7 +214,7 @@ def test_save_as_is_atomic_and_refuses_to_overwrite(bench: Workbench, games_dir:
     assert load_game(out) == bench.game
     assert "variant.toml" in bench.game_picker.options
     assert bench.game_picker.value == "variant.toml"
-    assert bench.delta_rtp.value == "Δ RTP since save +0.0000 pp"
+    assert bench.delta_rtp.value == "Δ RTP vs saved +0.0000 pp"
     # overwriting needs the checkbox, which clears itself after the save
     bench.pay_inputs[("H1", 5, 0)].value = 3500
     bench.save_name.value = "variant"
@@ -247,34 +247,56 @@ def test_exports_write_files(bench: Workbench, tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- responsiveness
-def test_slow_par_runs_in_a_thread_with_progress(games_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_slow_figures_run_in_a_thread_with_progress(games_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     wb = build_workbench("tiny.toml", games_dir, mode="thread")
-    real = full_figures
+    wb.wait()
+    real = build_par
 
     def slow(game: Game, reels: str | None = None) -> object:
-        time.sleep(0.8)
+        time.sleep(1.3)
         return real(game, reels)
 
-    monkeypatch.setattr("mathkit.workbench.scheduler.full_figures", slow)
+    monkeypatch.setattr("mathkit.workbench.worker.build_par", slow)
+    ticks: list[str] = []
+    wb.progress.observe(lambda ch: ticks.append(ch["new"]), "value")
     t0 = time.perf_counter()
     wb.strips[0].value = "A B B B"
-    assert time.perf_counter() - t0 < 0.5  # the edit returns before the PAR sheet
+    assert time.perf_counter() - t0 < 0.5  # the edit returns before the slow figures
     assert wb.rtp_exact.value == "exact 1/2"
-    assert "mk-stale" in wb.sd_label._dom_classes
-    time.sleep(0.65)
-    assert "computing σ and the distribution" in wb.progress.value
+    assert "mk-stale" in wb.hit_label._dom_classes
     wb.wait()
+    # σ first (from the moments), then the distribution; progress lines ticked in between
     assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
-    assert "mk-stale" not in wb.sd_label._dom_classes
-    assert "σ and distribution in" in wb.progress.value
-    # two quick edits: only the last one's PAR sheet is shown
+    assert "mk-stale" not in wb.hit_label._dom_classes
+    live = [t for t in ticks if "computing the win distribution" in t]
+    assert len(live) >= 2, ticks
+    assert "distribution in" in wb.progress.value
+    # two quick edits: only the last one's figures are shown
     wb.strips[0].value = "A B"
     wb.strips[0].value = "A A B B B B B B"
     wb.wait()
-    time.sleep(0.1)
-    wb.wait()
+    time.sleep(1.2)
     assert wb.par is not None and wb.par.game == wb.game
     assert wb.rtp_exact.value == "exact 1/2"
+
+
+def test_process_mode_keeps_the_kernel_free(games_dir: Path) -> None:
+    wb = build_workbench("dynasty.toml", games_dir, mode="process")
+    try:
+        wb.wait()
+        game = load_game(games_dir / "dynasty.toml")
+        assert wb.par is not None and wb.par.sd.value == pytest.approx(build_par(game).sd.value, rel=1e-12)
+        strip = list(game.reel_set().strips[1])
+        strip[3] = "NINE" if strip[3] != "NINE" else "TEN"
+        t0 = time.perf_counter()
+        wb.strips[1].value = " ".join(strip)
+        wb.strips[1].value = " ".join(game.reel_set().strips[1])  # and back at once: the first computation is dropped
+        assert time.perf_counter() - t0 < 1.0
+        wb.wait()
+        assert wb.game == game
+        assert wb.sd_label.value == f"σ {build_par(game).sd.value:.4f} × bet"
+    finally:
+        wb.close()
 
 
 def test_dynasty_free_spin_parameters(games_dir: Path) -> None:
@@ -289,9 +311,9 @@ def test_dynasty_free_spin_parameters(games_dir: Path) -> None:
     # P(≥ 3 EMPEROR in the window): EMPEROR shows at most once per reel window here
     rs = game.reel_set()
     p_reel = []
-    for r, strip in enumerate(rs.strips):
+    for strip in rs.strips:
         n = len(strip)
-        hits = sum(any(strip[(i + k) % n] == "EMPEROR" for k in range(rs.rows[r])) for i in range(n))
+        hits = sum(any(strip[(i + k) % n] == "EMPEROR" for k in range(rs.rows[0])) for i in range(n))
         p_reel.append(Fraction(hits, n))
     dist = [Fraction(1)]
     for p in p_reel:
@@ -312,26 +334,16 @@ def test_dynasty_free_spin_parameters(games_dir: Path) -> None:
     wb.wait()
 
 
-def test_auto_mode_waits_briefly_for_the_par_sheet(games_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    wb = build_workbench("tiny.toml", games_dir)  # mode "auto"
-    wb.strips[0].value = "A B B B"  # a fast PAR sheet: shown before the edit returns
-    assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
-    assert "mk-stale" not in wb.sd_label._dom_classes
-    real = full_figures
-
-    def slow(game: Game, reels: str | None = None) -> object:
-        time.sleep(0.6)
-        return real(game, reels)
-
-    monkeypatch.setattr("mathkit.workbench.scheduler.full_figures", slow)
-    t0 = time.perf_counter()
-    wb.strips[0].value = "A B"
-    assert SYNC_LIMIT <= time.perf_counter() - t0 < 0.55  # waited, then let go
-    assert wb.rtp_exact.value == "exact 1/1"
-    assert list(wb.figures["components"].data[0].y) == [1.0]  # the cheap figures are up
-    assert "mk-stale" in wb.sd_label._dom_classes
-    wb.wait()
-    assert wb.sd_label.value == f"σ {7 ** 0.5:.4f} × bet"
+def test_auto_mode_waits_briefly_for_a_fast_par_sheet(games_dir: Path) -> None:
+    wb = build_workbench("tiny.toml", games_dir)  # mode "auto": a worker process
+    try:
+        wb.wait()
+        wb.strips[0].value = "A B B B"  # a fast PAR sheet: shown before the edit returns (or just after)
+        wb.wait()
+        assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
+        assert wb.timings["rtp"] < SYNC_LIMIT
+    finally:
+        wb.close()
 
 
 @pytest.mark.notebooks
@@ -351,16 +363,22 @@ def test_workbench_notebook_executes_headless(tmp_path: Path, monkeypatch: pytes
     (path,) = notebooks_from_sources(tmp_path)
     nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     params = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    params.source = 'GAME = "benchmark_5x3.toml"\nDATA_DIR = "data/games"\nMODE = "sync"\n'
+    params.source = 'GAME = "benchmark_5x3.toml"\nDATA_DIR = "data/games"\nMODE = "sync"\nCOMPARE = ("classic_3reel.toml", 0.85)\n'
     NotebookClient(nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     shown = next(c for c in nb.cells if c.cell_type == "code" and "build_workbench(" in c.source)
     last = shown.outputs
-    assert [o["output_type"] for o in last] == ["execute_result"]
-    assert "application/vnd.jupyter.widget-view+json" in last[0]["data"]
+    assert [o["output_type"] for o in last] == ["display_data", "execute_result"]
+    assert "application/vnd.jupyter.widget-view+json" in last[1]["data"]
     state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     labels = [m["state"].get("value") for m in state.values() if "mk-rtp" in m["state"].get("_dom_classes", [])]
     expected = component_rtp(load_game(root / "data" / "games" / "benchmark_5x3.toml")).rtp()
     assert labels == [f"RTP {pct6(expected)}"]
+    # the first cell shows its progress from the start: the display it updates says the workbench is ready
+    assert "workbench ready" in last[0]["data"]["text/html"]
+    # the comparison section: the tuned variant's figures and its changes
+    compare = next(c for c in nb.cells if c.cell_type == "code" and "comparison_html" in c.source)
+    page = compare.outputs[0]["data"]["text/html"]
+    assert "mk-compare-figures" in page and "tuned to 85.00%" in page and "<td>declared_rtp</td>" in page
 
 
 def test_labsetup(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..game import Game
-from ..sensitivity import at_bet, exact_rtp
+from ..round import analyse
+from ..sensitivity import at_bet
 from ..validate import validate_game
 from .profiles import TOLERANCE, Check, _Ctx, _one_in, _pct
 
@@ -46,10 +47,10 @@ def check_rtp_bounds(ctx: _Ctx) -> Check:
     line_opts = bet.line_options or (bet.lines,)
     if ctx.game.pay_mode == "ways":
         line_opts = (bet.lines,)
-    values: list[tuple[Fraction, int, int]] = []
+    values: list[tuple[Fraction | float, int, int]] = []
     for n_lines in line_opts:
         for c in bet.coins:
-            values.append((exact_rtp(at_bet(ctx.game, n_lines, c), ctx.reels), n_lines, c))
+            values.append((_play_rtp(at_bet(ctx.game, n_lines, c), ctx.reels), n_lines, c))
     bad = [(r, n, c) for r, n, c in values if not p.rtp_min <= r <= p.rtp_max]
     lo, hi = min(values), max(values)
     head = (f"{len(line_opts)} line option(s) × {len(bet.coins)} coin option(s): RTP {_pct(lo[0])} "
@@ -61,6 +62,12 @@ def check_rtp_bounds(ctx: _Ctx) -> Check:
         shown = ", ".join(f"{_pct(r)} at {n} lines × {c} coins" for r, n, c in bad[:5])
         return Check("rtp_bounds", False, f"{head}; out of bounds: {shown}" + (" ..." if len(bad) > 5 else ""))
     return Check("rtp_bounds", True, head)
+
+
+def _play_rtp(game: Game, reels: str) -> Fraction | float:
+    """The RTP of a whole round at the game's default bet: exact where every part is, else as the round composer solves it."""
+    value = analyse(game, reels, level="mean").rtp()
+    return value if isinstance(value, Fraction) else float(value)
 
 
 def _cells(game: Game) -> list[tuple[str, str, int, int]]:

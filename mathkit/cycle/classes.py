@@ -7,7 +7,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..evaluate import line_win
-from ..tables import PayTables
 
 IntArray = npt.NDArray[np.int64]
 
@@ -80,78 +79,3 @@ def _finish_table(reps: IntArray, alph: IntArray, alen: IntArray, k: int, match:
                 y //= alen[d]
             fin[c, q] = line_win(seq, match, pay, own, mult)[0]
     return fin
-
-
-@nb.njit(cache=True)
-def _sparse_finish(finc: IntArray, sseqT: IntArray, swt: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
-    """Per (line, class): the commonest finishing win ``base`` and the sparse rest.
-
-    ``finc[c, sseqT[l, j]] = base[l, c] + delta`` where the non-zero deltas of
-    (l, c) are ``sp_d[ptr[l, c]:ptr[l, c + 1]]`` at suffix combinations ``sp_j``.
-    Most suffixes end an alive line at once, so the lists are short.
-    """
-    n_lines, n_s = sseqT.shape
-    n_cls = finc.shape[0]
-    # the commonest value over line 0's suffixes; any base is correct, a common one keeps lists short
-    base_c = np.zeros(n_cls, dtype=np.int64)
-    vals = np.empty(n_s, dtype=np.int64)
-    for c in range(n_cls):
-        row = finc[c]
-        for j in range(n_s):
-            vals[j] = row[sseqT[0, j]]
-        srt = np.sort(vals)
-        best = srt[0]
-        best_n = 0
-        run = 0
-        for t in range(n_s):
-            run = run + 1 if t > 0 and srt[t] == srt[t - 1] else 1
-            if run > best_n:
-                best_n = run
-                best = srt[t]
-        base_c[c] = best
-    base = np.zeros((n_lines, n_cls), dtype=np.int64)
-    ptr = np.zeros((n_lines, n_cls + 1), dtype=np.int64)
-    total = 0
-    for li in range(n_lines):
-        col = sseqT[li]
-        ptr[li, 0] = total
-        for c in range(n_cls):
-            row = finc[c]
-            b = base_c[c]
-            base[li, c] = b
-            for j in range(n_s):
-                if row[col[j]] != b:
-                    total += 1
-            ptr[li, c + 1] = total
-    sp_j = np.empty(total, dtype=np.int64)
-    sp_d = np.empty(total, dtype=np.int64)
-    pos = 0
-    for li in range(n_lines):
-        col = sseqT[li]
-        for c in range(n_cls):
-            row = finc[c]
-            b = base[li, c]
-            for j in range(n_s):
-                v = row[col[j]] - b
-                if v != 0:
-                    sp_j[pos] = j
-                    sp_d[pos] = v
-                    pos += 1
-    return base, ptr, sp_j, sp_d
-
-
-def _line_classes(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Prefix sequence -> class (0 = dead), dead win per prefix, and the finishing table per class."""
-    states = _prefix_states_table(alph, alen, k, t.match, t.pay, t.own, t.mult)
-    alive = states[:, 0] != 0
-    pclass = np.zeros(len(states), dtype=np.int64)
-    pdead = np.where(alive, 0, states[:, 2])
-    if alive.any():
-        _uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
-        pclass[alive] = inverse.reshape(-1) + 1
-        reps = np.flatnonzero(alive)[first]
-        fin = _finish_table(reps, alph, alen, k, t.match, t.pay, t.own, t.mult)
-    else:
-        fin = np.zeros((0, 1), dtype=np.int64)
-    finc = np.vstack([np.zeros((1, fin.shape[1]), dtype=np.int64), fin])
-    return pclass, pdead, finc

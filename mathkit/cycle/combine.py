@@ -8,6 +8,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from .inputs import FinishTables
 from .passes import _reduce
 
 IntArray = npt.NDArray[np.int64]
@@ -15,12 +16,9 @@ AnyIntArray = npt.NDArray[np.integer[Any]]
 
 
 @nb.njit(cache=True)
-def _meet(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: IntArray, nk: int, buf: IntArray,
-          n_codes: int, out: IntArray) -> None:  # pragma: no cover
-    """Combine a group's prefix histogram of (fixed win, scatter code) with its suffix histogram.
-
-    The suffix histogram is ``buf`` at the ``nk`` keys ``tk`` (``win * n_codes + code``).
-    """
+def _member_hist(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray,
+                 n_codes: int) -> tuple[IntArray, IntArray]:  # pragma: no cover
+    """A group's prefix histogram: keys ``fixed win · n_codes + code`` and their summed weights."""
     m = members.shape[0]
     pk = np.empty(m, dtype=np.int64)
     pv = np.empty(m, dtype=np.int64)
@@ -30,109 +28,232 @@ def _meet(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: 
         pv[t] = pwt[i]
     if m > 1:
         pk, pv = _reduce(pk, pv)
+    return pk, pv
+
+
+@nb.njit(cache=True)
+def _meet(pk: IntArray, pv: IntArray, tk: IntArray, nk: int, buf: IntArray, out: IntArray) -> None:  # pragma: no cover
+    """Combine a group's prefix histogram ``(pk, pv)`` with its suffix histogram ``buf`` at the ``nk`` keys ``tk``.
+
+    Keys add: ``(fa + fb) · n_codes + (ca + cb)`` is the cell of prefix key ``fa · n_codes + ca`` and suffix key
+    ``fb · n_codes + cb``.
+    """
     for a in range(pk.shape[0]):
-        fa = pk[a] // n_codes
-        ca = pk[a] - fa * n_codes
+        ka = pk[a]
         va = pv[a]
         for b in range(nk):
-            kb = tk[b]
-            vb = buf[kb]
+            vb = buf[tk[b]]
             if vb != 0:
-                fb = kb // n_codes
-                out[(fa + fb) * n_codes + ca + kb - fb * n_codes] += va * vb
+                out[ka + tk[b]] += va * vb
+
+
+@nb.njit(cache=True, inline="always")
+def _hadd(hk: IntArray, hv: IntArray, used: IntArray, nu: int, key: int, val: int) -> int:  # pragma: no cover
+    """Add ``val`` at ``key`` in the open-addressing table ``hk``/``hv`` (-1: a free slot); returns the keys used."""
+    mask = hk.shape[0] - 1
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    i = int(h >> np.uint64(33)) & mask
+    while True:
+        kk = hk[i]
+        if kk == key:
+            hv[i] += val
+            return nu
+        if kk == -1:
+            hk[i] = key
+            hv[i] = val
+            used[nu] = i
+            return nu + 1
+        i = (i + 1) & mask
+
+
+Scratch = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+                IntArray, IntArray, IntArray, IntArray]
 
 
 @nb.njit(cache=True)
-def _combine_range(g0: int, g1: int, order: IntArray, starts: IntArray, cls: AnyIntArray,
-                   fixed: IntArray, psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
-                   sp_j: IntArray, sp_d: IntArray, sk: IntArray, swt: IntArray, hk: IntArray, hv: IntArray, sx_max: int,
-                   n_codes: int, out: IntArray) -> None:  # pragma: no cover
-    """Groups ``g0..g1-1`` met with every suffix combination, added into ``out``.
+def _scratch(ft: FinishTables, max_pairs: int) -> Scratch:  # pragma: no cover
+    """Work arrays of :func:`_group_hist`, allocated once per thread."""
+    n_mid = ft.wm.shape[0]
+    n_mk = ft.mk.shape[0]
+    n_rest = ft.rkey.shape[0]
+    n_hist = ft.d0.shape[0]
+    m = max(max_pairs, 1)
+    z = np.zeros
+    return (np.full(n_mid, -1, dtype=np.int64), z(m * n_mid, dtype=np.int64), z(m * n_mid, dtype=np.int64),
+            z(n_mid, dtype=np.int64), z(n_mk, dtype=np.int64), z(max(n_hist * n_mk, 1), dtype=np.int64),
+            z(n_mid, dtype=np.int64), z(n_rest, dtype=np.int64), z(n_rest, dtype=np.int64), z(n_rest, dtype=np.int64),
+            z(ft.rk.shape[0], dtype=np.int64), np.full(1 << 12, -1, dtype=np.int64), z(1 << 12, dtype=np.int64),
+            z(1 << 12, dtype=np.int64))
 
-    A suffix combination ``j`` is keyed ``sk[j] = extra win * n_codes + code``; ``(hk, hv)`` is
-    the histogram of those keys over every suffix combination (weights summed).
+
+@nb.njit(cache=True, inline="always")
+def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, n_codes: int, sc: Scratch, tk: IntArray,
+                tv: IntArray) -> tuple[int, Scratch]:  # pragma: no cover
+    """One group's suffix histogram: its ``n`` distinct keys and weights in ``tk[:n]``/``tv[:n]``.
+
+    ``(pl[p], pc[p])``: the group's alive (line, class) pairs; ``b_key``: the sum of the alive
+    lines' bases times ``n_codes``.  Only the middle-reel stops where an alive line goes on do work
+    (see :mod:`mathkit.cycle.finish`): a stop where exactly one goes on adds that line's tabulated
+    histogram (stops with the same histogram and key summed first); a stop where several go on
+    adds each line's commonest finish and visits only the rest combinations where one pays
+    otherwise; every other stop adds the rest's key histogram.
     """
-    n_lines = cls.shape[1]
-    n_s = sk.shape[0]
-    wv = np.zeros(n_s, dtype=np.int64)
-    seen = np.zeros(n_s, dtype=np.bool_)
-    tj = np.empty(n_s, dtype=np.int64)
-    cap = 1024
-    buf = np.zeros(cap * n_codes, dtype=np.int64)
-    mark = np.zeros(cap * n_codes, dtype=np.bool_)
-    tk = np.empty(n_s + hk.shape[0], dtype=np.int64)
-    for g in range(g0, g1):
-        members = order[starts[g]: starts[g + 1]]
-        rep = members[0]
-        b_sum = 0
-        w_max = 0
-        nt = 0
-        for li in range(n_lines):
-            c = cls[rep, li]
-            if c > 0:
-                b_sum += base[li, c]
-                w_max += finmax[c]
-                for t in range(ptr[li, c], ptr[li, c + 1]):
-                    j = sp_j[t]
-                    if not seen[j]:
-                        seen[j] = True
-                        tj[nt] = j
-                        nt += 1
-                    wv[j] += sp_d[t]
-        if w_max + sx_max + 1 > cap:
-            cap = w_max + sx_max + 1
-            buf = np.zeros(cap * n_codes, dtype=np.int64)
-            mark = np.zeros(cap * n_codes, dtype=np.bool_)
-        nk = 0
-        for t in range(hk.shape[0]):
-            key = b_sum * n_codes + hk[t]
-            buf[key] += hv[t]
-            if not mark[key]:
-                mark[key] = True
-                tk[nk] = key
-                nk += 1
-        for t in range(nt):
-            j = tj[t]
-            if wv[j] != 0:
-                # this suffix pays base + delta, not base
-                buf[b_sum * n_codes + sk[j]] -= swt[j]
-                key = (b_sum + wv[j]) * n_codes + sk[j]
-                buf[key] += swt[j]
-                if not mark[key]:
-                    mark[key] = True
-                    tk[nk] = key
-                    nk += 1
-            wv[j] = 0
-            seen[j] = False
-        _meet(members, fixed, psc, pwt, tk, nk, buf, n_codes, out)
-        for b in range(nk):
-            buf[tk[b]] = 0
-            mark[tk[b]] = False
+    head, enext, eh, touched, rem, aggw, agglist, seen, acc, tj, rrem, hk, hv, used = sc
+    n_mk = ft.mk.shape[0]
+    n_rk = ft.rk.shape[0]
+    # each touched middle-reel stop gets the list of its going-on lines' histograms
+    nt = 0
+    ne = 0
+    for p in range(pl.shape[0]):
+        li = pl[p]
+        c = pc[p]
+        for t in range(ft.tptr[li, c], ft.tptr[li, c + 1]):
+            i = ft.tidx[t]
+            if head[i] == -1:
+                touched[nt] = i
+                nt += 1
+            enext[ne] = head[i]
+            eh[ne] = ft.thist[t]
+            head[i] = ne
+            ne += 1
+    bound = nt * (ft.rkey.shape[0] + n_rk) + n_mk * n_rk
+    if 2 * bound > hk.shape[0]:
+        size = hk.shape[0]
+        while size < 2 * bound:
+            size *= 2
+        hk = np.full(size, -1, dtype=np.int64)
+        hv = np.zeros(size, dtype=np.int64)
+        used = np.zeros(size, dtype=np.int64)
+        sc = (head, enext, eh, touched, rem, aggw, agglist, seen, acc, tj, rrem, hk, hv, used)
+    for a in range(n_mk):
+        rem[a] = ft.hm[a]
+    nu = 0
+    na = 0
+    for t in range(nt):
+        i = touched[t]
+        e = head[i]
+        head[i] = -1
+        rem[ft.kmidx[i]] -= ft.wm[i]
+        if enext[e] == -1:  # one line goes on: its histogram, summed over stops first
+            slot = eh[e] * n_mk + ft.kmidx[i]
+            if aggw[slot] == 0:
+                agglist[na] = slot
+                na += 1
+            aggw[slot] += ft.wm[i]
+            continue
+        # several lines go on at this stop: each adds its commonest finish, then the exceptions
+        d_sum = 0
+        ntj = 0
+        while e != -1:
+            h = eh[e]
+            d_sum += ft.d0[h]
+            for x in range(ft.eptr[h], ft.eptr[h + 1]):
+                j = ft.ej[x]
+                if seen[j] == 0:
+                    seen[j] = 1
+                    tj[ntj] = j
+                    ntj += 1
+                acc[j] += ft.ed[x]
+            e = enext[e]
+        key0 = b_key + ft.keym[i] + d_sum * n_codes
+        w0 = ft.wm[i]
+        for b in range(n_rk):
+            rrem[b] = ft.rw[b]
+        for u in range(ntj):
+            j = tj[u]
+            rrem[ft.rkidx[j]] -= ft.rwt[j]
+            nu = _hadd(hk, hv, used, nu, key0 + acc[j] * n_codes + ft.rkey[j], w0 * ft.rwt[j])
+            acc[j] = 0
+            seen[j] = 0
+        for b in range(n_rk):
+            if rrem[b] != 0:
+                nu = _hadd(hk, hv, used, nu, key0 + ft.rk[b], w0 * rrem[b])
+    for u in range(na):
+        slot = agglist[u]
+        w = aggw[slot]
+        aggw[slot] = 0
+        h = slot // n_mk
+        key0 = b_key + ft.mk[slot - h * n_mk]
+        for x in range(ft.pptr[h], ft.pptr[h + 1]):
+            nu = _hadd(hk, hv, used, nu, key0 + ft.pkey[x], w * ft.pw[x])
+    for a in range(n_mk):
+        if rem[a] != 0:
+            key0 = b_key + ft.mk[a]
+            for b in range(n_rk):
+                nu = _hadd(hk, hv, used, nu, key0 + ft.rk[b], rem[a] * ft.rw[b])
+    n = 0
+    for u in range(nu):
+        s = used[u]
+        if hv[s] != 0:
+            tk[n] = hk[s]
+            tv[n] = hv[s]
+            n += 1
+        hk[s] = -1
+        hv[s] = 0
+    return n, sc
+
+
+Groups = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]
 
 
 @nb.njit(cache=True)
-def _combine_all(order: IntArray, starts: IntArray, cls: AnyIntArray, fixed: IntArray, psc: IntArray,
-                 pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray, sp_j: IntArray, sp_d: IntArray,
-                 sk: IntArray, swt: IntArray, hk: IntArray, hv: IntArray, sx_max: int, n_codes: int,
-                 size: int) -> IntArray:  # pragma: no cover
+def _combine_range(g0: int, g1: int, groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int,
+                   out: IntArray) -> None:  # pragma: no cover
+    """Groups ``visit[g0..g1-1]`` met with every suffix combination, added into the dense table ``out``.
+
+    ``groups``: each group's alive (line, class) pairs and its members' histogram of
+    ``fixed win · n_codes + code`` (:func:`~mathkit.cycle.prefix.group_tables`).
+    """
+    gptr, gl, gc, mptr, mkey, mw = groups
+    sc = _scratch(ft, _max_pairs(gptr))
+    size = _hist_size(ft)
+    tk = np.empty(size, dtype=np.int64)
+    tv = np.empty(size, dtype=np.int64)
+    for q in range(g0, g1):
+        g = visit[q]
+        pl = gl[gptr[g]: gptr[g + 1]]
+        pc = gc[gptr[g]: gptr[g + 1]]
+        b_sum = 0
+        for p in range(pc.shape[0]):
+            b_sum += ft.base[pc[p]]
+        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv)
+        for a in range(mptr[g], mptr[g + 1]):  # the meet (keys add, see _meet)
+            ka = mkey[a]
+            va = mw[a]
+            for b in range(n):
+                out[ka + tk[b]] += va * tv[b]
+
+
+@nb.njit(cache=True)
+def _max_pairs(gptr: IntArray) -> int:  # pragma: no cover
+    m = 1
+    for g in range(gptr.shape[0] - 1):
+        m = max(m, int(gptr[g + 1] - gptr[g]))
+    return m
+
+
+@nb.njit(cache=True)
+def _hist_size(ft: FinishTables) -> int:  # pragma: no cover
+    """At most how many distinct keys one group's suffix histogram has."""
+    return int(ft.wm.shape[0] * (ft.rkey.shape[0] + ft.rk.shape[0]) + ft.mk.shape[0] * ft.rk.shape[0])
+
+
+@nb.njit(cache=True)
+def _combine_all(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
-    _combine_range(0, starts.shape[0] - 1, order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, sk, swt,
-                   hk, hv, sx_max, n_codes, out)
+    _combine_range(0, visit.shape[0], groups, visit, ft, n_codes, out)
     return out
 
 
 @nb.njit(cache=True, parallel=True)
-def _combine_all_parallel(order: IntArray, starts: IntArray, cls: AnyIntArray, fixed: IntArray,
-                          psc: IntArray, pwt: IntArray, finmax: IntArray, base: IntArray, ptr: IntArray,
-                          sp_j: IntArray, sp_d: IntArray, sk: IntArray, swt: IntArray, hk: IntArray, hv: IntArray,
-                          sx_max: int, n_codes: int, size: int, bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
+def _combine_all_parallel(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int,
+                          bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
     n_chunks = bounds.shape[0] - 1
     outs = np.zeros((n_chunks, size), dtype=np.int64)
     tids = np.zeros(n_chunks, dtype=np.int64)
     for c in nb.prange(n_chunks):
         tids[c] = nb.get_thread_id()  # type: ignore[attr-defined]
-        _combine_range(bounds[c], bounds[c + 1], order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, sk,
-                       swt, hk, hv, sx_max, n_codes, outs[c])
+        _combine_range(bounds[c], bounds[c + 1], groups, visit, ft, n_codes, outs[c])
     return outs.sum(axis=0), tids
 
 
@@ -161,18 +282,9 @@ def _grow(keys: IntArray, vals: IntArray) -> tuple[IntArray, IntArray]:  # pragm
 
 
 @nb.njit(cache=True)
-def _meet_sparse(members: IntArray, fixed: IntArray, psc: IntArray, pwt: IntArray, tk: IntArray, tv: IntArray,
-                 n_codes: int, keys: IntArray, vals: IntArray, count: int) -> tuple[IntArray, IntArray, int]:  # pragma: no cover
-    """:func:`_meet` into an open-addressing table: a prefix key plus a suffix key is the cell's key."""
-    m = members.shape[0]
-    pk = np.empty(m, dtype=np.int64)
-    pv = np.empty(m, dtype=np.int64)
-    for t in range(m):
-        i = members[t]
-        pk[t] = fixed[i] * n_codes + psc[i]
-        pv[t] = pwt[i]
-    if m > 1:
-        pk, pv = _reduce(pk, pv)
+def _meet_sparse(pk: IntArray, pv: IntArray, tk: IntArray, tv: IntArray, keys: IntArray, vals: IntArray,
+                 count: int) -> tuple[IntArray, IntArray, int]:  # pragma: no cover
+    """:func:`_meet` into an open-addressing table (suffix histogram ``(tk, tv)``); returns the table and its count."""
     for a in range(pk.shape[0]):
         for b in range(tk.shape[0]):
             if tv[b] != 0:
@@ -207,52 +319,24 @@ def _sparse_cells(keys: IntArray, vals: IntArray, n_codes: int) -> tuple[IntArra
 
 
 @nb.njit(cache=True)
-def _combine_sparse(order: IntArray, starts: IntArray, cls: AnyIntArray, fixed: IntArray, psc: IntArray,
-                    pwt: IntArray, base: IntArray, ptr: IntArray, sp_j: IntArray, sp_d: IntArray, sk: IntArray,
-                    swt: IntArray, hk: IntArray, hv: IntArray,
+def _combine_sparse(groups: Groups, ft: FinishTables,
                     n_codes: int) -> tuple[IntArray, IntArray, IntArray]:  # pragma: no cover
     """:func:`_combine_all` with every histogram sparse: memory grows with the cells reached, not their span."""
-    n_lines = cls.shape[1]
-    n_s = sk.shape[0]
-    wv = np.zeros(n_s, dtype=np.int64)
-    seen = np.zeros(n_s, dtype=np.bool_)
-    tj = np.empty(n_s, dtype=np.int64)
-    lk = np.empty(hk.shape[0] + 2 * n_s, dtype=np.int64)
-    lv = np.empty(hk.shape[0] + 2 * n_s, dtype=np.int64)
+    gptr, gl, gc, mptr, mkey, mw = groups
+    sc = _scratch(ft, _max_pairs(gptr))
+    size = _hist_size(ft)
+    tk = np.empty(size, dtype=np.int64)
+    tv = np.empty(size, dtype=np.int64)
     keys = np.full(1 << 16, -1, dtype=np.int64)
     vals = np.zeros(1 << 16, dtype=np.int64)
     count = 0
-    for g in range(starts.shape[0] - 1):
-        members = order[starts[g]: starts[g + 1]]
-        rep = members[0]
+    for g in range(gptr.shape[0] - 1):
+        pl = gl[gptr[g]: gptr[g + 1]]
+        pc = gc[gptr[g]: gptr[g + 1]]
         b_sum = 0
-        nt = 0
-        for li in range(n_lines):
-            c = cls[rep, li]
-            if c > 0:
-                b_sum += base[li, c]
-                for t in range(ptr[li, c], ptr[li, c + 1]):
-                    j = sp_j[t]
-                    if not seen[j]:
-                        seen[j] = True
-                        tj[nt] = j
-                        nt += 1
-                    wv[j] += sp_d[t]
-        n = 0
-        for t in range(hk.shape[0]):
-            lk[n] = b_sum * n_codes + hk[t]
-            lv[n] = hv[t]
-            n += 1
-        for t in range(nt):
-            j = tj[t]
-            if wv[j] != 0:  # this suffix pays base + delta, not base
-                lk[n] = b_sum * n_codes + sk[j]
-                lv[n] = -swt[j]
-                lk[n + 1] = (b_sum + wv[j]) * n_codes + sk[j]
-                lv[n + 1] = swt[j]
-                n += 2
-            wv[j] = 0
-            seen[j] = False
-        tk, tv = _reduce(lk[:n], lv[:n])
-        keys, vals, count = _meet_sparse(members, fixed, psc, pwt, tk, tv, n_codes, keys, vals, count)
+        for p in range(pc.shape[0]):
+            b_sum += ft.base[pc[p]]
+        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv)
+        keys, vals, count = _meet_sparse(mkey[mptr[g]: mptr[g + 1]], mw[mptr[g]: mptr[g + 1]], tk[:n], tv[:n], keys,
+                                         vals, count)
     return _sparse_cells(keys, vals, n_codes)

@@ -1,8 +1,14 @@
-"""The line-game driver: exact joint counts of (line win, observation code) over the cycle."""
+"""The line-game driver: exact joint counts of (line win, observation code) over the cycle.
+
+The plan (see :mod:`mathkit.cycle`): line classes after the prefix
+(:mod:`.classes`), the prefix pass over head classes and the grouping by alive
+state (:mod:`.prefix`), the finishing tables of the suffix (:mod:`.finish`)
+and the combine (:mod:`.combine`).  This module only prepares arrays and calls
+the compiled kernels through :data:`~mathkit.cycle.kernels.K`.
+"""
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
@@ -10,24 +16,64 @@ from ..bounds import check_cost, enumeration_cost
 from ..errors import ModelError
 from ..stops import StopTables
 from ..tables import PayTables
-from .classes import _line_classes, _sparse_finish
-from .combine import _combine_all, _combine_all_parallel, _combine_sparse
 from .counts import DENSE_LIMIT, I64_SAFE, JointCounts, check_cycle
-from .passes import _alphabets, _compact, _groups, _line_codes, _prefix_pass, _side_pass, _stop_codes, split_point
+from .inputs import FinishTables, alphabets, bases, key_histogram, line_codes, settled_heads, split_point, stop_codes
+from .kernels import K
 from .ways import joint_counts_ways
 
-__all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "check_cycle", "joint_counts", "suffix_keys"]
+__all__ = ["DENSE_LIMIT", "I64_SAFE", "PARALLEL_MIN", "JointCounts", "check_cycle", "joint_counts"]
 
 IntArray = npt.NDArray[np.int64]
 
+#: cycles from this size use threads when ``parallel=True`` (below it, starting them costs more than they save)
+PARALLEL_MIN = 10**9
 
-def suffix_keys(sxs: IntArray, ssc: IntArray, swt: IntArray, n_codes: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Suffix combinations keyed ``extra win · n_codes + code``, and the keys' histogram (keys, weights)."""
-    sk = sxs * n_codes + ssc
-    keys, inv = np.unique(sk, return_inverse=True)
-    weights = np.zeros(len(keys), dtype=np.int64)
-    np.add.at(weights, inv.reshape(-1), swt)
-    return sk, keys.astype(np.int64), weights
+
+def line_classes(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Prefix sequence -> class (0 = dead), dead win per prefix, and the finishing table per class."""
+    states = K.prefix_states_table(alph, alen, k, t.match, t.pay, t.own, t.mult)
+    alive = states[:, 0] != 0
+    pclass = np.zeros(len(states), dtype=np.int64)
+    pdead = np.where(alive, 0, states[:, 2])
+    if alive.any():
+        _uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
+        pclass[alive] = inverse.reshape(-1) + 1
+        reps = np.flatnonzero(alive)[first]
+        fin = K.finish_table(reps, alph, alen, k, t.match, t.pay, t.own, t.mult)
+    else:
+        fin = np.zeros((0, int(np.prod(alen[k:]))), dtype=np.int64)
+    finc = np.vstack([np.zeros((1, fin.shape[1]), dtype=np.int64), fin])
+    return pclass, pdead, finc
+
+
+def finish_tables(finc: IntArray, a_mid: int, lines: IntArray, k: int, sym: IntArray,
+                  mid: tuple[IntArray, IntArray], rest: tuple[IntArray, IntArray, IntArray, IntArray],
+                  n_codes: int) -> FinishTables:
+    """The finishing tables of the suffix (see :mod:`mathkit.cycle.finish`).
+
+    ``sym[l, i]``: the middle-reel symbol (local index) line ``l`` reads at stop ``i``; ``mid``: the
+    middle reel's (weights, keys); ``rest``: the rest combinations' (weights, codes, extra wins,
+    per-line sequence codes), as the side pass gives them.
+    """
+    base, flat = bases(finc, a_mid)
+    wm, keym = mid
+    rwt, rsc, rxs, rseq = rest
+    n_lines = lines.shape[0]
+    if n_lines:
+        _pats, first, rho = np.unique(lines[:, k + 1:], axis=0, return_index=True, return_inverse=True)
+        rho = rho.reshape(-1).astype(np.int64)
+        reps = first.astype(np.int64)
+    else:
+        rho = np.zeros(0, dtype=np.int64)
+        reps = np.zeros(0, dtype=np.int64)
+    rkey = rxs * n_codes + rsc
+    pidx, pptr, pkey, pw, d0, eptr, ej, ed = K.histograms(finc, base, flat, reps, np.ascontiguousarray(rseq), rkey,
+                                                          rwt, n_codes)
+    tptr, tidx, thist = K.touched(flat, sym, rho, pidx, len(wm))
+    mk, kmidx, hm = key_histogram(keym, wm)
+    rk, rkidx, rw = key_histogram(rkey, rwt)
+    return FinishTables(base, flat, tptr, tidx, thist, rho, pidx, pptr, pkey, pw, d0, eptr, ej, ed, wm, keym, kmidx, mk, hm,
+                        rwt, rkey, rkidx, np.ascontiguousarray(rseq), rk, rw)
 
 
 def check_enumeration(t: PayTables, st: StopTables) -> None:
@@ -61,52 +107,78 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
         msg = f"{len(t.entries)} pay entries; the distribution kernel handles at most 62"
         raise ModelError(msg)
     n_reels = st.n_reels
+    if n_reels == 1:
+        return _one_reel(t, st)
     k = split_point(n_reels)
-    alph, alen, local = _alphabets(st)
+    alph, alen, local = alphabets(st)
     n_codes = st.n_codes
-    lens, weights, scode, xw = _stop_codes(st)
+    lens, weights, scode, xw = stop_codes(st)
     aradix = np.ones(n_reels, dtype=np.int64)
     for d in range(1, n_reels):
         aradix[d] = 1 if d == k else aradix[d - 1] * alen[d - 1]
-    pclass, pdead, finc = _line_classes(t, alph, alen, k)
+    pclass, pdead, finc = line_classes(t, alph, alen, k)
     finmax = finc.max(axis=1)
     n_lines = t.lines.shape[0]
-    lc = _line_codes(t.lines, local, aradix)
-    cls, fixed, psc, pwt, hashes = _prefix_pass(lens, lc, weights, scode, xw, k, n_lines, pclass, pdead)
-    swt, ssc, sxs, sseq = _side_pass(k, n_reels, lens, lc, weights, scode, xw, n_lines)
-    order, starts = _groups(hashes, cls)
-    sseq_t = np.ascontiguousarray(sseq.T)
-    base, ptr, sp_j, sp_d = _sparse_finish(finc, sseq_t, swt)
-    sk, hk, hv = suffix_keys(sxs, ssc, swt, n_codes)
-    sx_max = int(sxs.max(initial=0))
-    reps = order[starts[:-1]]
+    lc = line_codes(t.lines, local, aradix)
+    # the prefix: head reels 0..k-2 (grouped into head classes), then the last prefix reel
+    hwt, hsc, hxs, hseq = K.side_pass(0, k - 1, lens, lc, weights, scode, xw, n_lines)
+    settled, sval = settled_heads(pclass, pdead, int(aradix[k - 1]))
+    head = K.head_classes(hseq, hxs, hsc, hwt, settled, sval, n_codes)
+    n_last = int(lens[k - 1])
+    last = (weights[k - 1, :n_last].copy(), scode[k - 1, :n_last].copy(), xw[k - 1, :n_last].copy(),
+            np.ascontiguousarray(lc[k - 1, :n_last]))
+    threads = K.num_threads() if parallel and cycle >= PARALLEL_MIN else 1
+    if threads > 1:
+        groups = K.prefix_groups_parallel(head, last, pclass, pdead, n_codes, 4 * threads)
+    else:
+        groups = K.prefix_groups(head, last, pclass, pdead, n_codes)
+    # the suffix: the middle reel k, then the rest
+    n_mid = int(lens[k])
+    sym = np.ascontiguousarray(lc[k, :n_mid, :n_lines].T)
+    mid = (weights[k, :n_mid].copy(), xw[k, :n_mid] * n_codes + scode[k, :n_mid])
+    ft = finish_tables(finc, int(alen[k]), t.lines, k, sym, mid,
+                       K.side_pass(k + 1, n_reels, lens, lc, weights, scode, xw, n_lines), n_codes)
+    sx_max = int(xw[k, :n_mid].max(initial=0)) + int(ft.rkey.max(initial=0)) // n_codes
     # a tight bound on the largest total: per group, its largest fixed win plus its alive lines' best, plus the suffix extras
-    alive_bound = finmax[cls[reps]].sum(axis=1) if cls.size else np.zeros(len(reps), dtype=np.int64)
-    fixed_max = np.maximum.reduceat(fixed[order], starts[:-1]) if len(order) else np.zeros(1, dtype=np.int64)
+    gptr, gl, gc, mptr, mkey, _mw = groups
+    n_groups = len(gptr) - 1
+    alive_bound = np.add.reduceat(np.append(finmax[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0)
+    fixed_max = np.maximum.reduceat(mkey // n_codes, mptr[:-1])
     max_win = int((fixed_max + alive_bound).max()) + sx_max
     size = (max_win + 1) * n_codes
     if size > DENSE_LIMIT:  # the (win, code) table is too large to hold densely: accumulate only the cells reached
-        wins, codes, counts = _combine_sparse(order, starts, cls, fixed, psc, pwt, base, ptr, sp_j, sp_d, sk, swt, hk,
-                                              hv, n_codes)
-        return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, 1)
-    args = (order, starts, cls, fixed, psc, pwt, finmax, base, ptr, sp_j, sp_d, sk, swt, hk, hv, sx_max, n_codes, size)
-    if parallel:
-        n_groups = len(starts) - 1
-        n_chunks = max(1, min(nb.get_num_threads(), n_groups))
-        # balance chunks by estimated work: sorting the members, plus the sparse finishing lists
-        members = np.diff(starts).astype(np.float64)
-        nnz = (ptr[:, 1:] - ptr[:, :-1]).astype(np.float64)
-        rep_cls = cls[reps]
-        sparse = np.where(rep_cls > 0, nnz[np.arange(n_lines)[None, :], rep_cls], 0.0).sum(axis=1)
-        work = members * np.log2(members + 1) + 2 * sparse + len(hk)
-        cum = np.concatenate([[0], np.cumsum(work)])
+        wins, codes, counts = K.combine_sparse(groups, ft, n_codes)
+        return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
+    # visit the groups by the cells they reach first, so that consecutive groups write near each other
+    b_key = np.add.reduceat(np.append(ft.base[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0) * n_codes
+    visit = np.argsort(b_key + np.minimum.reduceat(mkey, mptr[:-1]), kind="stable").astype(np.int64)
+    args = (groups, visit, ft, n_codes, size)
+    if threads > 1:
+        n_chunks = max(1, min(threads, n_groups))
+        # balance chunks by estimated work: the middle-reel stops where an alive line goes on, and the meet
+        touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[gl, gc]
+        work_t = np.add.reduceat(np.append(touched, 0.0), gptr[:-1]) * (np.diff(gptr) > 0)
+        work = 8 * work_t + np.diff(mptr) * (1 + work_t) + len(ft.rk)
+        cum = np.concatenate([[0], np.cumsum(work[visit])])
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups
         bounds = np.maximum.accumulate(np.minimum(bounds, n_groups))
-        flat, tids = _combine_all_parallel(*args, bounds)
+        flat, tids = K.combine_all_parallel(*args, bounds)
         threads = len(np.unique(tids))
     else:
-        flat = _combine_all(*args)
-        threads = 1
-    wins, codes, counts = _compact(flat, n_codes)
+        flat = K.combine_all(*args)
+    wins, codes, counts = K.compact(flat, n_codes)
     return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
+
+
+def _one_reel(t: PayTables, st: StopTables) -> JointCounts:
+    """A one-reel game: every stop evaluated on its own."""
+    cols = st.cols[0]
+    n_codes = st.n_codes
+    keys = np.array([K.window_line_total(col[None, :], t.lines, t.match, t.pay, t.own, t.mult) for col in cols],
+                    dtype=np.int64).reshape(-1) + st.extra[0]
+    keys = keys * n_codes + st.codes(0)
+    uniq, inv = np.unique(keys, return_inverse=True)
+    counts = np.zeros(len(uniq), dtype=np.int64)
+    np.add.at(counts, inv.reshape(-1), st.weights[0])
+    return JointCounts(uniq // n_codes, uniq % n_codes, counts, st.digits, st.radix, st.sizes, st.cycle, 1)

@@ -1,4 +1,4 @@
-"""Stop-level passes: per-reel inputs, prefix/suffix enumeration, grouping and compaction."""
+"""Compiled stop-level passes: enumerating reels, grouping by state, reducing and compacting histograms."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from typing import Any
 import numba as nb
 import numpy as np
 import numpy.typing as npt
-
-from ..stops import StopTables
 
 IntArray = npt.NDArray[np.int64]
 AnyIntArray = npt.NDArray[np.integer[Any]]
@@ -42,49 +40,6 @@ def _side_pass(first: int, last: int, lens: IntArray, lc: IntArray, weights: Int
         sc[idx] = c
         xs[idx] = e
     return wt, sc, xs, seqc
-
-
-@nb.njit(cache=True)
-def _prefix_pass(lens: IntArray, lc: IntArray, weights: IntArray, scode: IntArray, xw: IntArray, k: int, n_lines: int,
-                 pclass: IntArray, pdead: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
-    """Every prefix stop combination reduced to (line classes, fixed win, observation code, weight, hash).
-
-    The fixed win holds the dead lines' wins and the stops' extra wins.  Combination
-    ``idx = j + n_head * i`` pairs head combination ``j`` of reels ``0..k-2`` with stop
-    ``i`` of reel ``k-1``.
-    """
-    hwt, hsc, hxs, hseq = _side_pass(0, k - 1, lens, lc, weights, scode, xw, n_lines)
-    n_head = hwt.shape[0]
-    last = k - 1
-    n = n_head * lens[last]
-    cls = np.zeros((n, n_lines), dtype=np.int32)
-    fixed = np.zeros(n, dtype=np.int64)
-    sc = np.zeros(n, dtype=np.int64)
-    wt = np.empty(n, dtype=np.int64)
-    hashes = np.zeros(n, dtype=np.int64)
-    for i in range(lens[last]):
-        lci = lc[last, i]
-        for j in range(n_head):
-            idx = j + n_head * i
-            wt[idx] = hwt[j] * weights[last, i]
-            sc[idx] = hsc[j] + scode[last, i]
-            hj = hseq[j]
-            f = hxs[j] + xw[last, i]
-            h = np.uint64(1469598103934665603)
-            any_alive = False
-            for li in range(n_lines):
-                p = hj[li] + lci[li]
-                cl = pclass[p]
-                if cl == 0:
-                    f += pdead[p]
-                else:
-                    cls[idx, li] = cl
-                    any_alive = True
-                    h = (h ^ np.uint64(li * 1000003 + cl)) * np.uint64(1099511628211)
-                    h ^= h >> np.uint64(29)
-            fixed[idx] = f
-            hashes[idx] = np.int64(h >> np.uint64(1)) if any_alive else 0
-    return cls, fixed, sc, wt, hashes
 
 
 @nb.njit(cache=True)
@@ -169,50 +124,3 @@ def _compact(flat: IntArray, n_codes: int) -> tuple[IntArray, IntArray, IntArray
             counts[k] = flat[i]
             k += 1
     return wins, codes, counts
-
-
-def _alphabets(st: StopTables) -> tuple[IntArray, IntArray, IntArray]:
-    """Per reel: its alphabet, the alphabet's size, and each stop's rows as local indices."""
-    n_reels = st.n_reels
-    alphs = [np.unique(c) for c in st.cols]
-    amax = max(len(a) for a in alphs)
-    alph = np.zeros((n_reels, amax), dtype=np.int64)
-    alen = np.array([len(a) for a in alphs], dtype=np.int64)
-    lmax = max(c.shape[0] for c in st.cols)
-    rmax = int(st.rows.max())
-    local = np.zeros((n_reels, lmax, rmax), dtype=np.int64)
-    for r, a in enumerate(alphs):
-        alph[r, : len(a)] = a
-        cols = st.cols[r]
-        local[r, : cols.shape[0], : cols.shape[1]] = np.searchsorted(a, cols)
-    return alph, alen, local
-
-
-def _stop_codes(st: StopTables) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Per reel, padded to the longest: stop count, weights, packed observation codes, extra wins."""
-    n_reels = st.n_reels
-    lens = np.array([len(w) for w in st.weights], dtype=np.int64)
-    lmax = int(lens.max())
-    weights = np.zeros((n_reels, lmax), dtype=np.int64)
-    scode = np.zeros((n_reels, lmax), dtype=np.int64)
-    xw = np.zeros((n_reels, lmax), dtype=np.int64)
-    for r in range(n_reels):
-        weights[r, : lens[r]] = st.weights[r]
-        scode[r, : lens[r]] = st.codes(r)
-        xw[r, : lens[r]] = st.extra[r]
-    return lens, weights, scode, xw
-
-
-def split_point(n_reels: int) -> int:
-    """Number of prefix reels: the larger half."""
-    return n_reels - n_reels // 2
-
-
-def _line_codes(lines: IntArray, local: IntArray, aradix: IntArray) -> IntArray:
-    """``lc[d, i, l]``: contribution of reel ``d`` stopped at ``i`` to line ``l``'s sequence code."""
-    n_reels, lmax, _ = local.shape
-    lc = np.zeros((n_reels, lmax, max(lines.shape[0], 1)), dtype=np.int64)
-    for d in range(n_reels):
-        if lines.shape[0]:
-            lc[d, :, : lines.shape[0]] = local[d][:, lines[:, d]] * aradix[d]
-    return lc

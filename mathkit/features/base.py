@@ -23,18 +23,19 @@ same blocks, stays independent of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 from ..distribution import WinDistribution
 from ..errors import ModelError
 from ..figures import FeatureSection, Method
 from ..game import Feature, Game
-from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, StageLaw
+from ..play import SimTable, Stake
+from ..stage import Digit, Entry, JointLaw, Level, Number, Outcome, SpinModel, SpinPlay, StageLaw
 
-__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "Termination"]
+__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "modified"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,10 @@ class Context(Protocol):
         """The base game's spin at the bet analysed."""
         ...
 
+    def once(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()`` the first time ``key`` is asked for in this analysis, the same answer after."""
+        ...
+
     def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
         """The exact joint law of (win, observation digits) of one spin (full-cycle enumeration).
 
@@ -110,12 +115,52 @@ class Context(Protocol):
         ...
 
 
+@runtime_checkable
+class RoundContext(Context, Protocol):
+    """The context the round composer hands a block: the exact engine, and spins played as the round plays them."""
+
+    def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
+                  exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
+        """One spin of ``model`` as the round plays it, grouped by ``group(observations)``.
+
+        The game's modifiers act on it (:func:`modified`; a spin whose height is set keeps it),
+        and every sequence feature it starts but those named in ``exclude`` (the caller, who
+        plays its own retriggers) is played after it; ``observe`` names the digits ``group``
+        reads.  ``group`` must be hashable (a block's bound method, a module's function): the
+        answer is cached.  ``level`` (default: the analysis's) may ask for less.
+        """
+        ...
+
+
+def modified(ctx: Context, model: SpinModel) -> list[tuple[Fraction, SpinModel, str]]:
+    """``model`` under every modifier of the game, in declared order: ``(probability, spin, component label)``.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> from mathkit.round import Engine
+    >>> eng = Engine(load_game("data/games/heights_3to7.toml"))
+    >>> [(str(p), m.rows, m.lines) for p, m, _ in modified(eng, eng.base_model())][:2]
+    [('2/5', 3, 30), ('1/4', 4, 40)]
+    """
+    models: list[tuple[Fraction, SpinModel, str]] = [(Fraction(1), model, "")]
+    for f in ctx.game.features_of("modifier"):
+        if not isinstance(f, Block):
+            msg = f"feature {f.name!r} ({type(f).__name__}) is not a feature block"
+            raise ModelError(msg)
+        models = [(p * q, m2, label2 or label) for p, m, label in models for q, m2, label2 in f.spin_models(ctx, m)]
+    return models
+
+
 @dataclass(frozen=True, eq=False)
 class FeatureStats:
     """What the composer learnt about one feature in a round: how it is entered and what it did.
 
     ``entries`` maps each entry to the probability that a round enters the feature with it
     (summed over the ways of getting there); ``laws`` holds the feature's own stage law per entry.
+    ``extra`` holds what a role adds: a modifier's ``"base"`` stage law, a transform's
+    ``"before"`` and ``"after"`` outcomes, a sequence feature's ``"round"`` (the whole round's
+    outcome before the transforms, where a block finds its components played inside others).
     """
 
     entries: Mapping[Entry, Number]
@@ -169,7 +214,7 @@ class Block(Feature):
         """The entry a base spin showing ``digits`` starts this feature with (``None``: not started)."""
         return None
 
-    def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
+    def law(self, ctx: RoundContext, entry: Entry, level: Level) -> StageLaw:
         """The feature's own win and exits from ``entry``."""
         msg = f"the {self.kind} block {self.name!r} has no law"
         raise ModelError(msg)
@@ -221,3 +266,8 @@ class Block(Feature):
     def method(self) -> Method:
         """How the block's figures are obtained at best (``exact`` unless it needs a numerical solve)."""
         return "exact"
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> SimTable | None:
+        """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play` (``None``: it cannot)."""
+        return None

@@ -28,6 +28,7 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, fraction, integer
 from ..figures import FeatureSection, Figure, weakest
 from ..game import Game, Role
+from ..play import RoundCap, Stake
 from ..stage import Level, Outcome, PlayLaw
 from .base import Block, Context, FeatureStats, Finding
 
@@ -197,3 +198,7 @@ class Cap(Block):
                  self.describe(bet, ctx.coins))
         return FeatureSection(self.title, tuple(figures), notes=notes)
 
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> RoundCap:
+        """The whole round's win paid at most the cap, in credits at the stake."""
+        return RoundCap(self.credits(stake.total_bet, stake.coins))

@@ -36,6 +36,7 @@ from ..figures import FeatureSection, Figure, Method
 from ..freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_distribution, retrigger_rule
 from ..game import Game, Role, at_most
 from ..markov import geometric_check
+from ..play import Add, Const, Count, Goto, Grant, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import Branch, Entry, Level, SpinModel, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin, Termination
 
@@ -353,3 +354,22 @@ class FreeSpins(Block):
             notes += ("retriggers have no limit, so a feature's win has no upper bound: the largest win shown is where "
                       "the computed distribution ends (its truncated mass is reported)",)
         return notes
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> Sequence:
+        """Spins left and awarded as registers; each spin takes one and grants its retrigger, up to ``max_spins``."""
+        count = Count((self.trigger,))
+        award = Lookup(tuple(self.entry({self.trigger: c}) or 0 for c in range(max(k for k, _ in self.awards) + 1)),
+                       count)
+        spin = Spin(self.reels, line_multiplier=Const(self.multiplier),
+                    scatter_multiplier=Const(self.multiplier if self.multiply_scatter else 1))
+        actions: tuple[Add | Grant, ...] = (Add("left", Const(-1)),)
+        if self.retriggers:
+            more = Lookup(tuple(self.retrigger(c) for c in range(max(k for k, _ in self.retriggers) + 1)), count)
+            actions += (Grant("left", more, total="awarded", limit=self.max_spins, tally="retriggers"),)
+        return Sequence(
+            registers=("left", "awarded"),
+            trigger=(Test(award, ">", 0),),
+            entry=(Set("left", award), Set("awarded", Reg("left"))),
+            stages=(Stage("spin", spins=(spin,), actions=actions, then=(Goto("spin", when=(Test(Reg("left"), ">", 0),)),)),),
+        )

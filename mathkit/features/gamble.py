@@ -34,6 +34,7 @@ from ..fields import array, check_keys, fraction, integer, string
 from ..figures import FeatureSection, Figure
 from ..gamble import Always, GambleOption, LimitReading, Never, Strategy, UntilTarget, check_fair
 from ..game import Game, Role
+from ..play import Ladder, Stake
 from ..stage import Outcome
 from .base import Block, Context, FeatureStats, Finding, MaxWin
 
@@ -127,6 +128,11 @@ class Gamble(Block):
         d = before.dist
         play = WinDistribution.from_probs(d.values, d.probs, unit=bet, method=before.method, lost_mass=d.lost_mass)
         return _section(self, gamble_lines(self, base, play), bet)
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> Ladder:
+        """The ladder the simulator gambles each round's paid win on, beside the RTP."""
+        return Ladder(tuple((o.name, o.p, o.multiplier) for o in self.options), self.max_gambles, self.limit)
 
 
 def ladder_arrays(gamble: Gamble, strategy: Strategy, values: IntArray, *,

@@ -11,6 +11,8 @@ At height ``h`` every reel shows ``h`` consecutive stops and the first
 the height (``bet.total`` must be set): a line pays its credits whatever the
 number of lines, so the RTP grows with the height and the height law weights it.
 The exact maths is a mixture: each height is its own spin (its own cycle).
+A spin whose height is already set (a feature that holds or grows the height)
+is not drawn again: it gets the lines of its height.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from ..errors import GameError
 from ..fields import check_keys, count_key, integer
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
-from ..stage import SpinModel
-from .base import Block, Context, FeatureStats
+from ..play import Stake, Variant, Variants
+from ..stage import Number, SpinModel
+from .base import Block, Context, FeatureStats, RoundContext
 
 __all__ = ["VariableHeights"]
 
@@ -109,22 +112,55 @@ class VariableHeights(Block):
         return self.lines_per_row * height
 
     def spin_models(self, ctx: Context, model: SpinModel) -> tuple[tuple[Fraction, SpinModel, str], ...]:
+        if model.rows is not None:
+            lines = self.lines(model.rows) if model.lines is None else model.lines
+            return ((Fraction(1), replace(model, lines=lines), ""),)
         return tuple((self.probability(h), replace(model, rows=h, lines=self.lines(h)), "")
                      for h, w in self.heights if w > 0)
 
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
+        """Per height: its probability, its lines and the RTP of a spin that tall, by component.
+
+        With the round composer's context the spin is played as the round plays it (its other
+        modifiers, and the features it starts, count); components are grouped by the part of
+        their name before the first ``": "`` (``jackpots: Grand`` under ``jackpots``).
+        """
         bet = ctx.total_bet
         figures: list[tuple[str, Figure]] = []
-        rows: list[tuple[str, ...]] = [("height", "lines", "probability", "base-spin RTP at this height")]
-        base = ctx.base_model()
+        spins = []
         for h, w in self.heights:
             if w == 0:
                 continue
-            spin = replace(base, rows=h, lines=self.lines(h))
-            mean = sum(ctx.means(spin).values(), Fraction(0))
-            figures.append((f"base-spin RTP at height {h}", Figure.of(mean / bet)))
-            rows.append((str(h), str(self.lines(h)), str(self.probability(h)), f"{float(mean / bet):.6%}"))
+            model = replace(ctx.base_model(), rows=h, lines=self.lines(h))
+            if isinstance(ctx, RoundContext):
+                play = ctx.play_spin(model, (), _whole, (), "mean")
+                parts, method = play.components, play.method
+            else:
+                parts, method = ctx.means(model), "exact"
+            groups: dict[str, Number] = {}
+            for c, v in parts.items():
+                key = c.partition(": ")[0]
+                groups[key] = groups.get(key, Fraction(0)) + v
+            total = sum(parts.values(), Fraction(0))
+            figures.append((f"RTP of a spin at height {h}", Figure.of(total / bet, method)))
+            spins.append((h, total, groups))
+        names = list(dict.fromkeys(k for _, _, g in spins for k in g))
+        rows: list[tuple[str, ...]] = [("height", "lines", "probability", "RTP of a spin this tall", *names)]
+        for h, total, groups in spins:
+            rows.append((str(h), str(self.lines(h)), str(self.probability(h)), f"{float(total / bet):.6%}",
+                         *(f"{float(groups.get(k, 0) / bet):.6%}" for k in names)))
         notes = (f"the window is drawn {', '.join(f'{h} rows high with weight {w}' for h, w in self.heights)}; "
                  f"{self.lines_per_row} lines per row are active; the total bet is fixed, so a line pays its credits "
-                 "at every height",)
+                 "at every height",
+                 "a spin's RTP at a height counts the features it starts (free games from that height ...)")
         return FeatureSection(self.title, tuple(figures), tuple(rows), notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> Variants:
+        """One base variant per height, drawn by its weight: ``h`` rows, the first ``lines_per_row · h`` lines."""
+        return Variants(tuple(Variant(w, rows=h, lines=self.lines(h)) for h, w in self.heights if w > 0))
+
+
+def _whole(digits: Mapping[str, int]) -> None:
+    """Every outcome of a spin in one group."""
+    return None

@@ -32,6 +32,8 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
+from ..play import Cells as Showing
+from ..play import Count, Force, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import Branch, Entry, Level, SpinModel, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin
 
@@ -139,3 +141,11 @@ class HoldRespin(Block):
         notes = (f"exactly {self.count} {self.symbol} hold their cells; every other cell re-spins once on reel set "
                  f"{self.reels!r}; the re-spin pays lines and scatters (the held ones count)",)
         return FeatureSection(self.title, tuple(figures), notes=notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    def sim_table(self, game: Game, stake: Stake) -> Sequence:
+        """The held cells as a mask register, set from the base window; one re-spin with them forced."""
+        shown = (self.symbol,)
+        respin = Spin(self.reels, forced=(Force(Reg("held"), self.symbol),))
+        return Sequence(registers=("held",), trigger=(Test(Count(shown), "==", self.count),),
+                        entry=(Set("held", Showing(shown)),), stages=(Stage("respin", spins=(respin,)),))

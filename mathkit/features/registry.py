@@ -28,6 +28,9 @@ KINDS: dict[str, str] = {
     "cap": "mathkit.features.cap:Cap",
     "variable_heights": "mathkit.features.heights:VariableHeights",
     "hold_respin": "mathkit.features.hold_respin:HoldRespin",
+    "cash_stacks": "mathkit.features.cash_stacks:CashStacks",
+    "jackpots": "mathkit.features.jackpots:Jackpots",
+    "free_games": "mathkit.features.free_games:FreeGames",
 }
 """Feature kind (its TOML table name) → ``module:class`` of its block."""
 

@@ -29,7 +29,7 @@ FloatArray = npt.NDArray[np.float64]
 
 
 def _dense(values: IntArray, probs: FloatArray, g: int, size: int) -> FloatArray:
-    return np.bincount(values // g, weights=probs, minlength=size).astype(np.float64)
+    return np.bincount(values // g, weights=probs, minlength=size).astype(np.float64, copy=False)
 
 
 def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, max_size: int = 1 << 25) -> PlayLaw:
@@ -70,31 +70,38 @@ def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, ma
         msg = f"the feature's win distribution from {n} spins needs {size:,} points, more than the {max_size:,} it takes"
         raise LimitError(msg, fix="estimate the feature's distribution by simulation (mathkit simulate), or lower the "
                                   "awards or the spread of the pays")
-    # the characteristic functions, the steps and two retrigger levels of terms are held at once
+    # the characteristic functions, the steps and three retrigger levels of terms (one reused) are held at once
     widest = max(Counter(sum(mix.values()) for _, mix, _ in terms).values())
     check_cost(f"the win distribution of {n} free spins ({len(terms):,} retrigger mixes on {size:,} points)",
-               memory=16 * (size // 2 + 1) * (2 * len(xmax) + 2 + 2 * widest), work=len(terms) * size,
+               memory=16 * (size // 2 + 1) * (2 * len(xmax) + 2 + 3 * widest), work=len(terms) * size,
                fix="estimate the feature's distribution by simulation (mathkit simulate)")
-    psi = {a: sfft.rfft(_dense(*law.probs(a), g, size)) / float(law.p_added(a)) for a in xmax}  # E[e^{iωX} | A = a]
+    psi = {}  # E[e^{iωX} | A = a]
+    for a in xmax:
+        psi[a] = sfft.rfft(_dense(*law.probs(a), g, size))
+        psi[a] /= float(law.p_added(a))
     # One more spin adding a > 0 turns a mix's term into term·ψ_a·ψ_0^(a-1): each term is one product.
     adds = sorted(a for a in psi if a > 0)
     step = {a: psi[a] * np.power(psi[0], a - 1) for a in adds}
     f_n = np.zeros(size // 2 + 1, dtype=np.complex128)
+    scaled = np.empty_like(f_n)
     mass = Fraction(0)
     previous: dict[tuple[int, ...], npt.NDArray[np.complex128]] = {}
     level: dict[tuple[int, ...], npt.NDArray[np.complex128]] = {}
+    spare: list[npt.NDArray[np.complex128]] = []  # the level before previous: its arrays are reused
     retriggers = 0
     for prob, mixture, _ in terms:  # listed by number of retriggers, fewest first
         key = tuple(mixture.get(a, 0) for a in adds)
         if sum(key) != retriggers:
+            spare = list(previous.values())
             previous, level, retriggers = level, {}, sum(key)
         if retriggers == 0:
             term = np.power(psi[0], n)
         else:
             i = next(i for i, c in enumerate(key) if c)
-            term = previous[(*key[:i], key[i] - 1, *key[i + 1:])] * step[adds[i]]
+            term = np.multiply(previous[(*key[:i], key[i] - 1, *key[i + 1:])], step[adds[i]],
+                               out=spare.pop() if spare else None)
         level[key] = term
-        f_n += float(prob) * term
+        f_n += np.multiply(term, float(prob), out=scaled)  # the same operations as f_n += prob · term
         mass += prob
     out = clean(np.asarray(sfft.irfft(f_n, size), dtype=np.float64), g, 0, float(mass))
     return PlayLaw(out.values, out.probs, out.lost_mass + float(1 - mass))

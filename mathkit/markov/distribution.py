@@ -17,7 +17,6 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from scipy.signal import fftconvolve
 
 from ..bounds import check_cost, limits
 from ..errors import ModelError
@@ -38,6 +37,8 @@ def _convolve(a: FloatArray, b: FloatArray) -> FloatArray:
     """``a * b``; by FFT when both are long, with its round-off below the noise floor set to 0."""
     if min(len(a), len(b)) < FFT_MIN_SUPPORT:
         return np.convolve(a, b)
+    from scipy.signal import fftconvolve  # heavy (scipy.signal imports scipy.stats): only for long laws
+
     out = np.asarray(fftconvolve(a, b), dtype=np.float64)
     floor = 8 * np.finfo(np.float64).eps * math.sqrt(len(out)) * np.linalg.norm(a) * np.linalg.norm(b)
     out[out <= floor] = 0.0

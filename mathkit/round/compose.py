@@ -23,23 +23,23 @@ workbench and the tuner use), ``"moments"`` adds exact second moments,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import cast
 
 import numpy as np
 
 from ..convolve import convolve, mix
 from ..errors import ModelError, located
-from ..features.base import Block, FeatureStats
+from ..features.base import Block, FeatureStats, modified
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
-from ..stage import Branch, Entry, Exit, Level, Number, Outcome, PlayLaw, SpinModel, StageLaw
-from .engine import Engine
+from ..stage import Branch, Entry, Exit, JointLaw, Level, Number, Outcome, PlayLaw, SpinModel, SpinPlay, StageLaw
+from .engine import Engine, T
 
-__all__ = ["RoundAnalysis", "analyse", "as_block", "rtp_breakdown", "transforms"]
+__all__ = ["RoundAnalysis", "RoundEngine", "analyse", "as_block", "rtp_breakdown", "transforms"]
 
 Node = tuple[str, Entry]
 BASE: Node = ("", None)
@@ -64,41 +64,53 @@ def transforms(game: Game) -> list[Block]:
     return sorted(blocks, key=lambda b: b.phase)
 
 
-def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level, label: str) -> StageLaw:
-    """The law of one spin: branches by the features it starts, its mean by component."""
-    names = tuple(dict.fromkeys(d for f in seqs for d in f.trigger_digits(engine.game)))
+def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level, label: str,
+           observe: tuple[str, ...] = (), group: Callable[[Mapping[str, int]], Hashable] | None = None) -> StageLaw:
+    """The law of one spin: branches by the features it starts, its mean by component.
 
-    def exit_of(values: Sequence[int]) -> Exit:
+    With ``group``, branches are keyed ``(group(observations), exit)`` instead of by exit alone
+    (``observe`` names the digits it reads).
+    """
+    names = tuple(sorted({*observe, *(d for f in seqs for d in f.trigger_digits(engine.game))}))
+
+    def key_of(values: Sequence[int]) -> Hashable:
         digits = dict(zip(names, (int(v) for v in values), strict=True))
         out = []
         for f in seqs:
             e = f.entry(digits)
             if e is not None:
                 out.append((f.name, e))
-        return tuple(out)
+        return tuple(out) if group is None else (group(digits), tuple(out))
 
     comps = {(f"{label}: {k}" if label else k): v for k, v in engine.means(model).items()}
     bound = engine.win_bound(model)
     if level == "mean":
         weights, cycle = engine.digit_law(model, names)
-        acc: dict[Exit, int] = {}
+        acc: dict[Hashable, int] = {}
         for values, w in weights.items():
-            key = exit_of(values)
+            key = key_of(values)
             acc[key] = acc.get(key, 0) + w
-        return StageLaw({k: Branch(Fraction(w, cycle), top=bound) for k, w in acc.items()}, comps, "exact", level)
+        return StageLaw({k: Branch(Fraction(w, cycle), top=bound) for k, w in acc.items()},  # type: ignore[misc]
+                        comps, "exact", level)
     joint = engine.joint(model, names)
-    ids: dict[Exit, int] = {}
+    return StageLaw(_branches(joint, names, key_of, level), comps, "exact", level)  # type: ignore[arg-type]
+
+
+def _branches(joint: JointLaw, names: tuple[str, ...], key_of: Callable[[Sequence[int]], Hashable],
+              level: Level) -> dict[Hashable, Branch]:
+    """A spin's exact joint law cut into branches by ``key_of`` of its observation digits."""
+    ids: dict[Hashable, int] = {}
     if names:
         keys = np.stack([joint.digits[n] for n in names], axis=1)
         uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-        row_exit = np.array([ids.setdefault(exit_of(row), len(ids)) for row in uniq.tolist()], dtype=np.int64)
-        cell_exit = row_exit[inv.reshape(-1)]
+        row_key = np.array([ids.setdefault(key_of(row), len(ids)) for row in uniq.tolist()], dtype=np.int64)
+        cell_key = row_key[inv.reshape(-1)]
     else:
-        ids[()] = 0
-        cell_exit = np.zeros(len(joint.counts), dtype=np.int64)
-    branches: dict[Exit, Branch] = {}
+        ids[key_of(())] = 0
+        cell_key = np.zeros(len(joint.counts), dtype=np.int64)
+    branches: dict[Hashable, Branch] = {}
     for key, h in ids.items():
-        sel = cell_exit == h
+        sel = cell_key == h
         wins, counts = joint.wins[sel].tolist(), joint.counts[sel].tolist()
         w = sum(counts)
         s1 = sum(x * c for x, c in zip(wins, counts, strict=True))
@@ -106,7 +118,40 @@ def _stage(engine: Engine, model: SpinModel, seqs: Sequence[Block], level: Level
         dist = joint.play_law(sel) if level == "distribution" else None
         branches[key] = Branch(Fraction(w, joint.cycle), Fraction(s1, w), Fraction(s2, w), dist,
                                int(joint.wins[sel].max()))
-    return StageLaw(branches, comps, "exact", level)
+    return branches
+
+
+def _merge(branches: Sequence[Branch], level: Level) -> Branch:
+    """Several branches as one (their probabilities add, their wins mix)."""
+    if len(branches) == 1:
+        return branches[0]
+    p: Number = sum((b.p for b in branches), Fraction(0))
+    top: int | None = 0
+    for b in branches:
+        top = None if top is None or b.top is None else max(top, b.top)
+    if level == "mean" or p == 0:
+        return Branch(p, top=top)
+    mean = sum((b.p * b.mean for b in branches if b.mean is not None), Fraction(0)) / p
+    m2 = sum((b.p * b.m2 for b in branches if b.m2 is not None), Fraction(0)) / p
+    dist = None
+    if level == "distribution":
+        d = mix([(float(b.p / p), b.dist) for b in branches if b.dist is not None])
+        dist = PlayLaw(d.values, d.probs, d.lost_mass)
+    return Branch(p, mean, m2, dist, top)
+
+
+def _then(br: Branch, after: Outcome, level: Level) -> Branch:
+    """A branch's win followed by the outcome of what it leads to (independent given the branch)."""
+    top = None if br.top is None or after.max_win is None else br.top + after.max_win
+    if level == "mean":
+        return Branch(br.p, top=top)
+    assert br.mean is not None and br.m2 is not None and after.m2 is not None
+    m2 = br.m2 + 2 * br.mean * after.mean + after.m2
+    dist = None
+    if level == "distribution":
+        assert br.dist is not None and after.dist is not None
+        dist = convolve(br.dist, after.dist)
+    return Branch(br.p, br.mean + after.mean, m2, dist, top)
 
 
 def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
@@ -114,33 +159,17 @@ def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
     if len(parts) == 1 and parts[0][0] == 1:
         return parts[0][1]
     comps: dict[str, Number] = {}
-    acc: dict[Exit, list[Any]] = {}
+    by_key: dict[Hashable, list[Branch]] = {}
     method: Method = "exact"
     for q, law in parts:
         method = weakest(method, law.method)
         for k, v in law.components.items():
             comps[k] = comps.get(k, Fraction(0)) + q * v
         for key, br in law.branches.items():
-            cell = acc.setdefault(key, [Fraction(0), Fraction(0), Fraction(0), [], 0])
-            p = q * br.p
-            cell[0] += p
-            if br.mean is not None:
-                cell[1] += p * br.mean
-            if br.m2 is not None:
-                cell[2] += p * br.m2
-            if br.dist is not None:
-                cell[3].append((float(p), br.dist))
-            cell[4] = None if cell[4] is None or br.top is None else max(cell[4], br.top)
-    branches = {}
-    for key, (p, s1, s2, dists, top) in acc.items():
-        if p == 0:
-            continue
-        dist = None
-        if dists:
-            d = mix(dists)
-            dist = PlayLaw(d.values, d.probs / float(p), d.lost_mass / float(p))
-        branches[key] = Branch(p, s1 / p if level != "mean" else None, s2 / p if level != "mean" else None, dist, top)
-    return StageLaw(branches, comps, method, level)
+            if q * br.p:
+                by_key.setdefault(key, []).append(Branch(q * br.p, br.mean, br.m2, br.dist, br.top))
+    branches = {key: _merge(bs, level) for key, bs in by_key.items()}
+    return StageLaw(branches, comps, method, level)  # type: ignore[arg-type]
 
 
 def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
@@ -185,19 +214,16 @@ class _Composer:
         self.laws: dict[Node, StageLaw] = {}
         self.outcomes: dict[Node, Outcome] = {}
         self._active: set[Node] = set()
+        self._plays: dict[Hashable, SpinPlay] = {}
+        self.ctx = RoundEngine(engine, self)
 
     def base_law(self) -> StageLaw:
-        models: list[tuple[Fraction, SpinModel, str]] = [(Fraction(1), self.engine.base_model(), "")]
-        for b in self.blocks.values():
-            if b.role == "modifier":
-                with _at(self.engine.game, b):
-                    models = [(p * q, m2, label2 or label) for p, m, label in models
-                              for q, m2, label2 in b.spin_models(self.engine, m)]
         # what the engine cannot do for this spin is down to the blocks that shape it
         game = self.engine.game
         shaping = [game.feature_path(b) for b in self.blocks.values() if b.role == "modifier"]
         shaping += [game.feature_path(b) for b in self.seqs]
         with located(field=", ".join(shaping) or f"reels.{self.engine.reels}"):
+            models = modified(self.ctx, self.engine.base_model())
             parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
         return _mix(parts, self.level)
 
@@ -211,8 +237,12 @@ class _Composer:
                     msg = f"a stage leads to {name!r}, which is not a sequence feature of the game"
                     raise ModelError(msg)
                 with _at(self.engine.game, self.blocks[name]):
-                    self.laws[node] = self.blocks[name].law(self.engine, entry, self.level)
+                    self.laws[node] = self.blocks[name].law(self.ctx, entry, self.level)
         return self.laws[node]
+
+    def after(self, key: Exit) -> Outcome:
+        """The outcome of the features an exit plays, one after another."""
+        return _sum([self.outcome(child) for child in key], self.level)
 
     def outcome(self, node: Node) -> Outcome:
         if node in self.outcomes:
@@ -230,23 +260,50 @@ class _Composer:
         dists: list[tuple[float, PlayLaw]] = []
         top: int | None = 0
         for key, br in law.branches.items():
-            after = _sum([self.outcome(child) for child in key], self.level)
+            after = self.after(key)
             method = weakest(method, after.method)
             mean = mean + br.p * after.mean
             for k, v in after.components.items():
                 comps[k] = comps.get(k, Fraction(0)) + br.p * v
                 methods[k] = weakest(methods.get(k, "exact"), after.method_of(k))
+            both = _then(br, after, self.level)
             if self.level != "mean":
-                assert br.mean is not None and br.m2 is not None and after.m2 is not None
-                m2 = m2 + br.p * (br.m2 + 2 * br.mean * after.mean + after.m2)
-            if self.level == "distribution":
-                assert br.dist is not None and after.dist is not None
-                dists.append((float(br.p), convolve(br.dist, after.dist)))
-            top = None if top is None or br.top is None or after.max_win is None else max(top, br.top + after.max_win)
+                assert both.m2 is not None
+                m2 = m2 + br.p * both.m2
+            if both.dist is not None:
+                dists.append((float(br.p), both.dist))
+            top = None if top is None or both.top is None else max(top, both.top)
         self._active.discard(node)
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
                       mix(dists) if self.level == "distribution" else None, top, methods)
         self.outcomes[node] = out
+        return out
+
+    def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
+                  exclude: tuple[str, ...], level: Level | None = None) -> SpinPlay:
+        """One spin as the round plays it (see :meth:`mathkit.features.RoundContext.play_spin`)."""
+        level = self.level if level is None or LEVELS.index(level) > LEVELS.index(self.level) else level
+        cache = (model, observe, group, exclude, level)
+        if cache in self._plays:
+            return self._plays[cache]
+        seqs = [b for b in self.seqs if b.name not in exclude]
+        parts = [(p, _stage(self.engine, m, seqs, level, label, observe, group))
+                 for p, m, label in modified(self.ctx, model)]
+        law = _mix(parts, level)
+        comps: dict[str, Number] = dict(law.components)
+        methods: dict[str, Method] = dict.fromkeys(law.components, law.method)
+        method: Method = law.method
+        by_group: dict[Hashable, list[Branch]] = {}
+        for gk, br in law.branches.items():
+            g, key = cast(tuple[Hashable, Exit], gk)
+            after = self.after(key)
+            method = weakest(method, after.method)
+            for k, v in after.components.items():
+                comps[k] = comps.get(k, Fraction(0)) + br.p * v
+                methods[k] = weakest(methods.get(k, "exact"), after.method_of(k))
+            by_group.setdefault(g, []).append(_then(br, after, level))
+        out = SpinPlay({g: _merge(bs, level) for g, bs in by_group.items()}, comps, method, level, methods)
+        self._plays[cache] = out
         return out
 
     def reach(self) -> dict[Node, Number]:
@@ -307,6 +364,55 @@ class RoundAnalysis:
         return any(key for key in self.base.branches)
 
 
+class RoundEngine:
+    """The exact engine of one analysis as the composer hands it to blocks: a :class:`~mathkit.features.RoundContext`.
+
+    Every engine service is the :class:`Engine`'s; :meth:`play_spin` is the composer's.
+    """
+
+    def __init__(self, engine: Engine, composer: _Composer) -> None:
+        self.engine = engine
+        self._composer = composer
+
+    @property
+    def game(self) -> Game:
+        return self.engine.game
+
+    @property
+    def total_bet(self) -> int:
+        return self.engine.total_bet
+
+    @property
+    def lines(self) -> int:
+        return self.engine.lines
+
+    @property
+    def coins(self) -> int:
+        return self.engine.coins
+
+    def base_model(self) -> SpinModel:
+        return self.engine.base_model()
+
+    def once(self, key: Hashable, compute: Callable[[], T]) -> T:
+        return self.engine.once(key, compute)
+
+    def joint(self, model: SpinModel, digits: tuple[str, ...] = ()) -> JointLaw:
+        return self.engine.joint(model, digits)
+
+    def means(self, model: SpinModel) -> Mapping[str, Fraction]:
+        return self.engine.means(model)
+
+    def digit_law(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
+        return self.engine.digit_law(model, names)
+
+    def win_bound(self, model: SpinModel) -> int:
+        return self.engine.win_bound(model)
+
+    def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
+                  exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
+        return self._composer.play_spin(model, observe, group, exclude, level)
+
+
 def _compose(engine: Engine, level: Level) -> tuple[_Composer, Outcome]:
     comp = _Composer(engine, level)
     return comp, comp.outcome(BASE)
@@ -347,7 +453,7 @@ def _analyse(engine: Engine, level: Level) -> RoundAnalysis:
         if block.role == "sequence":
             entries = {node[1]: p for node, p in reach.items() if node[0] == name}
             stats[name] = FeatureStats(entries, {e: comp.laws[(name, e)] for e in entries},
-                                       {e: comp.outcomes[(name, e)] for e in entries}, level)
+                                       {e: comp.outcomes[(name, e)] for e in entries}, level, {"round": outcome})
         elif block.role == "modifier":
             stats[name] = FeatureStats({}, {}, {}, level, {"base": comp.laws[BASE]})
     uncapped = outcome
@@ -359,7 +465,7 @@ def _analyse(engine: Engine, level: Level) -> RoundAnalysis:
     sections = []
     for f in game.features:
         with _at(game, f):
-            section = comp.blocks[f.name].section(engine, stats[f.name])
+            section = comp.blocks[f.name].section(comp.ctx, stats[f.name])
         if section is not None:
             sections.append(section)
     return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, tuple(sections))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,9 @@ def exact_figures(game: Game, reels: str | None = None, lines: int | None = None
                   coins: int | None = None) -> tuple[dict[str, float], float]:
     """The exact figures to check a simulation against, and the exact σ per bet.
 
+    RTP, its components, hit frequencies; with sequence features, the probability that a
+    base spin starts one (``trigger_probability``) and each feature's entries per round
+    (``p_enter:NAME``); with a cap, the probability a round reaches it (``p_cap``).
     The command line's glue, and the one place this module reads the exact engine:
     imported here, after the simulation has run, never by it.
     """
@@ -52,10 +56,16 @@ def exact_figures(game: Game, reels: str | None = None, lines: int | None = None
     figures = {"rtp": par.rtp.value, "hit_frequency": par.hit_frequency.value,
                "hit_frequency_bet": par.hit_frequency_bet.value}
     figures |= {name: f.value for name, f in par.components.items()}
-    for section in par.features:
-        for name, f in section.figures:
-            if name == "trigger probability":
-                figures["trigger_probability"] = f.value
+    analysis = par.analysis
+    sequences = [f.name for f in game.features if f.role == "sequence"]
+    if analysis is not None and sequences:
+        figures["trigger_probability"] = float(1 - sum((b.p for key, b in analysis.base.branches.items() if not key),
+                                                       Fraction(0)))
+        for name in sequences:
+            if name in analysis.stats:
+                figures[f"p_enter:{name}"] = float(analysis.stats[name].p_enter)
+    if par.cap_probability is not None:
+        figures["p_cap"] = par.cap_probability.value
     return figures, par.sd.value
 
 

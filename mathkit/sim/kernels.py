@@ -1,14 +1,29 @@
-"""The compiled kernels: play blocks of whole plays (a base spin and its feature) of a compiled game.
+"""The generic driver: one compiled loop plays blocks of whole rounds of any compiled game.
 
-Nothing here knows the exact engine: ways windows go to the shared
-:func:`mathkit.evaluate.ways_win`, line pays come from the tables of :mod:`mathkit.sim.lines`,
-stops from the streams of :mod:`mathkit.sim.rng`.
+Per base spin: the variant (when a modifier gives several), the stops, the
+observation code and the line pay — the prefix table and its open states, or a
+ways window for :func:`mathkit.evaluate.ways_win`.  One look-up of the code gives
+the scatter credits and which sequence features may start.  When one may (or the
+variant is played the slow way), the same loop interprets the round's program
+(:mod:`mathkit.sim.program`): the features' entry actions in the base window,
+then the queued features stage by stage.  A stage's spin draws its stops from
+the feature stream and hands them back to the line pay above (every spin is
+valued by the same code), then the program goes on.  The semantics of every
+instruction are written here once; nothing here knows the exact engine or a
+feature's name.
 
 Speed notes (measured, see ``benchmarks/bench_simulate.py``): base spins are
-drawn a batch ahead so their table loads overlap; the per-spin code is written
-out in one function, because passing arrays to a helper on every spin costs
-reference counting that made it several times slower; lines and ways games
-run different compiled functions for the same reason.
+drawn a batch ahead with their prefix-table entries, then the lines their
+prefix leaves open are paid from the remainder table (by open state and stops of
+the remaining reels) in a pass of their own, so those cache misses overlap
+(played one spin at a time, the same table made spins slower than walking the
+transitions); a stop's prefix offset, remainder offset and observation digits
+share one word, so a reel costs one load; the prefix entry packs the open-state
+count, so the two thirds of spins that open none stop there; everything is written out in one function,
+with no call on the way, because a helper taking arrays costs reference
+counting on every spin (an inlined one too: it made spins four times slower);
+lines and ways games, and games with one base variant or several, run
+different compiled functions for the same reason.
 """
 
 from __future__ import annotations
@@ -19,57 +34,35 @@ import numba as nb
 import numpy as np
 
 from ..evaluate import ways_win
+from . import layout as K
 from .layout import (
     _BATCH,
     _BIG_WIN,
     _BUF,
     _LOW16,
+    _LOW20,
     _LOW24,
-    _LOW32,
     _SLACK,
     _SQ_FLUSH,
     _SQ_MASK,
     _ZERO,
-    A_CAP_HITS,
-    A_CUT,
-    A_FREE,
-    A_FREE_SPINS,
-    A_HITS,
-    A_HITS_10,
-    A_HITS_100,
-    A_HITS_1000,
-    A_HITS_BET,
-    A_LINE,
-    A_MAX,
-    A_OVERFLOW,
-    A_PLAYS,
-    A_RETRIGGERS,
-    A_SCATTER,
-    A_SQUARES,
-    A_TOTAL,
-    A_TRIGGERS,
-    F_X3,
-    F_X4,
-    P_CAP,
-    P_FS_MULT,
-    P_FS_MULT_SCATTER,
-    P_MAX_SPINS,
-    P_TOTAL_BET,
     SQ_SHIFT,
     FloatArray,
     IntArray,
     UIntArray,
 )
-from .rng import _draw, _refill
+from .lines import _walk
+from .rng import _draw, _lemire, _refill
 
 if TYPE_CHECKING:
     from .spec import SimSpec
 
-__all__ = ["play_block"]
+__all__ = ["play_block", "play_rounds"]
 
 
 @nb.njit(inline="always")
-def _square(acc: IntArray, slot: int, x: int) -> None:  # pragma: no cover - compiled
+def square(acc: IntArray, slot: int, x: int) -> None:  # pragma: no cover - compiled
+    """Add ``x²`` to the ``(hi, lo)`` pair at ``acc[slot]`` (worth ``hi·2^40 + lo``)."""
     lo = acc[slot + 1] + x * x
     if lo >= _SQ_FLUSH:
         acc[slot] += lo >> SQ_SHIFT
@@ -78,88 +71,86 @@ def _square(acc: IntArray, slot: int, x: int) -> None:  # pragma: no cover - com
 
 
 @nb.njit(inline="always")
-def _play(n_plays: int, st: UIntArray, kind: int, sets: tuple, lines: tuple, ways: tuple, tabs: tuple,
-          par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray,
-          is_ways: bool) -> None:  # pragma: no cover - compiled
-    """Play ``n_plays`` whole plays (a base spin and the feature it triggers) into ``acc``/``facc``.
+def carry(acc: IntArray, slot: int, q: int) -> None:  # pragma: no cover - compiled
+    """Add a partial sum of squares ``0 ≤ q < 2**63`` to the ``(hi, lo)`` pair at ``acc[slot]``."""
+    acc[slot] += q >> SQ_SHIFT
+    lo = acc[slot + 1] + (q & _SQ_MASK)
+    acc[slot] += lo >> SQ_SHIFT
+    acc[slot + 1] = lo & _SQ_MASK
 
-    ``sets`` stacks the base (0) and free-spin (1) reel sets (see :func:`_reel_set`);
-    ``lines`` holds the row and symbol tries, ``ways`` the tables of
-    :func:`~mathkit.evaluate.ways_win`, ``tabs = (scatter credits, trigger count)`` by
-    scatter code and ``(award, retrigger)`` by trigger count.  ``st[0]`` and ``st[1]`` are
-    the states of the base-game and free-spin generators (:func:`generator_state`), read,
-    not advanced.  When ``wins`` is not empty it receives each play's paid (capped) win.
 
-    Base spins are drawn a batch ahead, with their prefix-table entries: those loads are
-    independent, so the processor overlaps their cache misses.
-    The spin is written out in this one function on purpose: passing arrays to a
-    non-inlined helper on every spin costs reference counting that is several times slower.
+@nb.njit(cache=True, nogil=True)
+def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tuple, S: tuple, F: tuple, kind: int,
+                par: IntArray, acc: IntArray, is_ways: bool) -> None:  # pragma: no cover - compiled
+    """Play the rest of ``n`` deferred rounds, in order, after their base spins.
+
+    ``pend[i] = (variant, code, line win, scatter win, stops ...)`` of round ``i``'s base spin;
+    ``res[i]`` receives ``(line win, scatter win, other)``: a slow variant may change the base
+    spin's wins (its forced cells) or move them to its own components; ``other`` is what the
+    round paid besides them, each part already summed into its component's slots.  ``S`` is
+    scratch; ``F = (buffer, (head, end), generator)`` the feature stream, continued from call to call.
     """
-    mod, mode, lut, cum, cols, code, rows, table, opened, offsets, info, trans, nxt = sets
-    first, nchild, row, cnt, _, sym = lines
-    match, pay, mult = ways
-    spay, trig, award, retrig = tabs
-    fs_mult = par[P_FS_MULT]
-    sc_mult = fs_mult if par[P_FS_MULT_SCATTER] != 0 else 1
-    max_spins = par[P_MAX_SPINS]
-    bet = par[P_TOTAL_BET]
-    cap = par[P_CAP]
-    n_reels = mod.shape[1]
-    spins = np.empty((_BATCH + 1, n_reels), dtype=np.int64)  # row _BATCH: the current free spin
-    entry = np.empty(_BATCH + 1, dtype=np.int64)
-    where = np.empty(_BATCH + 1, dtype=np.int64)
-    scode = np.empty(_BATCH + 1, dtype=np.int64)
-    window = np.zeros((n_reels, cols.shape[3]), dtype=np.int64)
-    stack = np.empty(first.shape[0] + 1, dtype=np.int64)
+    mod, mode, lut, cum, word, ocols, lcols, rows = M[0], M[1], M[2], M[3], M[4], M[5], M[6], M[7]
+    first, nchild, row, cnt, depth, entry_t, opened, trans, nxt = M[8], M[9], M[10], M[11], M[12], M[13], M[14], \
+        M[15], M[16]
+    read = M[18]
+    code, tab, symset, symcode, feat, var, _, ptab, sym = P
+    match, pay, mult = L
+    R, vals, queue, cw, W, LW, LW3, zst, stack_r, stack_s, stack, fm, fs, window = S[:14]
+    free_buf, fpos, free_gen = F
+    free_h = fpos[0]
+    free_n = fpos[1]
+    cap = par[K.P_CAP]
+    height = par[K.P_HEIGHT]
+    n_feat = par[K.P_FEATURES]
+    reads_window = par[K.P_WINDOW] != 0
+    spins = S[14]  # row 0: the base spin's stops, row 1: the feature spin's
+    n_reels = spins.shape[1]
     last = n_reels - 1
-    record = wins.shape[0] > 0
-    # the two streams of 32-bit halves (numpy's next_uint32 order), generated ahead
-    base_gen = st[0, :4].copy()
-    free_gen = st[1, :4].copy()
-    base_buf = np.empty(_BUF, dtype=np.uint64)
-    free_buf = np.empty(_BUF, dtype=np.uint64)
-    base_n = free_n = base_h = free_h = 0
-    if st[0, 4] != _ZERO:
-        base_buf[0] = st[0, 5]
-        base_n = 1
-    if st[1, 4] != _ZERO:
-        free_buf[0] = st[1, 5]
-        free_n = 1
-    need = 2 * n_reels + _SLACK
-    s_line = s_scat = s_total = hits = hits_bet = 0
-    for start in range(0, n_plays, _BATCH):
-        n_batch = min(_BATCH, n_plays - start)
-        for b in range(n_batch):  # draw and value the base spins of the batch
-            if base_n - base_h < need:
-                base_h, base_n = _refill(base_buf, base_h, base_n, base_gen, kind)
-            base_h, scode[b] = _draw(base_buf, base_h, 0, mod, mode, lut, cum, code, spins, b)
-            if not is_ways:
-                idx = 0
-                for r in range(info[0, 0]):
-                    idx += offsets[0, r, spins[b, r]]
-                where[b] = idx
-                entry[b] = table[0, idx]
-        if base_h > base_n:  # more than _SLACK rejections in a spin: never seen, never silent
-            acc[A_OVERFLOW] = 2
-        for b in range(n_batch):  # play them in order, with their features
-            line = scat = feature = awarded = 0
-            left = 1
-            k = 0  # the reel set: 0 for the base spin, 1 for free spins
-            at = b  # the spin's row in ``spins``
-            e = entry[b]
-            idx = where[b]
-            c = scode[b]
-            while left > 0:
-                left -= 1
+    need = 2 * n_reels + 2 + _SLACK
+    for i_round in range(n):
+        v = pend[i_round, 0]
+        c = pend[i_round, 1]
+        line_b = pend[i_round, 2]
+        scat_b = pend[i_round, 3]
+        for r in range(n_reels):
+            spins[0, r] = pend[i_round, 4 + r]
+        at = 0
+        k = var[v, 0]
+        e = 0
+        line = other = spin_w = 0
+        want = 0  # whose lines are valued next: 0 the base spin (done), 1 a feature spin, 2 the base spin again
+        in_window = False  # value the window W (forced cells), not the stops
+        pc = -1
+        phase = cur = jj = -1
+        qn = qi = steps = nf = opt = flags = 0
+        while True:
+            # --- the lines of the current spin (the base spin's are valued by the caller)
+            if want == 0:
+                pass
+            elif in_window:
+                for r in range(n_reels):
+                    for q in range(rows[k, r]):
+                        LW[r, q] = read[k, W[r, q]]
+                        LW3[r, 0, q] = LW[r, q]
                 if is_ways:
-                    for r in range(n_reels):
-                        for q in range(rows[k, r]):
-                            window[r, q] = cols[k, r, spins[at, r], q]
-                    w = ways_win(window, rows[k], match, pay, mult)
-                else:  # the prefix table's credits, then the open states over the remaining reels
-                    w = e >> 32
+                    line = ways_win(LW, rows[k], match, pay, mult)
+                else:
+                    line, _ = _walk(zst, LW3, first[k], nchild[k], row[k], cnt[k], depth[k], sym, stack_r,
+                                    stack_s, 0, 0, n_reels)
+                in_window = False
+            elif is_ways:
+                for r in range(n_reels):
+                    for q in range(rows[k, r]):
+                        window[r, q] = lcols[k, r, spins[at, r], q]
+                line = ways_win(window, rows[k], match, pay, mult)
+            else:  # the prefix table's credits, then the open states over the remaining reels
+                line = e >> 32
+                n_open = (e >> 24) & 255
+                if n_open != 0:
                     sp = 0
-                    for j in range(e & _LOW32, table[k, idx + 1] & _LOW32):
+                    f0 = e & _LOW24
+                    for j in range(f0, f0 + n_open):
                         stack[sp] = opened[k, j]
                         sp += 1
                     while sp > 0:
@@ -170,108 +161,499 @@ def _play(n_plays: int, st: UIntArray, kind: int, sets: tuple, lines: tuple, way
                         if d == last:  # every line below is decided on the last reel
                             rn = (o >> 40) & _LOW16
                             sn = (o >> 24) & _LOW16
-                            for q in range(first[rn], first[rn] + nchild[rn]):
-                                w += (-1 - sym[sn, cols[k, d, s, row[q]]]) * cnt[q]
+                            for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
+                                line += (-1 - sym[sn, lcols[k, d, s, row[k, q]]]) * cnt[k, q]
                         else:
                             t = trans[k, (o & _LOW24) + s]
-                            w += t >> 32
+                            line += t >> 32
                             lo = (t >> 8) & _LOW24
                             for j in range(lo, lo + (t & 255)):
                                 stack[sp] = nxt[k, j]
                                 sp += 1
-                if k == 0:
-                    line = w
-                    scat = spay[c]
-                    n_free = award[trig[c]]
-                    if n_free > 0:
-                        acc[A_TRIGGERS] += 1
-                        if line + scat < cap:
-                            left = min(n_free, max_spins)
-                            awarded = left
-                else:
-                    feature += w * fs_mult + spay[c] * sc_mult
-                    acc[A_FREE_SPINS] += 1
-                    more = min(retrig[trig[c]], max_spins - awarded)
+            if want == 0:  # the base spin, valued by the caller: the round's program starts
+                pt = ptab[c]
+                R[:] = 0
+                cw[:] = 0
+                if reads_window:
+                    for r in range(n_reels):
+                        for q in range(rows[k, r]):
+                            W[r, q] = ocols[k, r, spins[at, r], q]
+                pc = var[v, 1]  # a slow variant's program first, else the features' entries
+                phase = 0 if pc >= 0 else 1
+                flags = pt & 0xFFFF
+            elif want == 1:
+                spin_w = line
+            else:
+                line_b = line
+                scat_b = ptab[c] >> 16
+            # --- the round's program, up to the next spin to value or the end of the round
+            done = False
+            while True:
+                if pc < 0:  # a program is over: the next one
+                    if phase == 0:  # the slow variant's: its window may start other features
+                        phase = 1
+                        flags = ptab[c] & 0xFFFF
+                    if phase == 1:
+                        if jj >= 0:  # the entry of feature jj ran: queue it
+                            if qn < K.QUEUE:
+                                queue[qn] = jj
+                                qn += 1
+                            else:
+                                acc[K.A_OVERFLOW] = 3
+                        jj += 1
+                        while jj < n_feat and (flags >> jj) & 1 == 0:
+                            jj += 1
+                        if jj < n_feat:
+                            cur = jj
+                            acc[feat[jj, 3]] += 1
+                            pc = feat[jj, 0]
+                            continue
+                        phase = 2
+                        if qn > 0:
+                            acc[K.A_TRIGGERS] += 1
+                    if qi < qn and line_b + scat_b + other < cap:
+                        cur = queue[qi]
+                        qi += 1
+                        pc = feat[cur, 1]
+                        continue
+                    done = True
+                    break
+                op = code[pc, 0]
+                a = code[pc, 1]
+                ib = code[pc, 2]
+                ic = code[pc, 3]
+                idd = code[pc, 4]
+                ie = code[pc, 5]
+                pc += 1
+                if op <= K.V_OPT:  # a value
+                    if op == K.V_CONST:
+                        x = ib
+                    elif op == K.V_REG:
+                        x = R[ib]
+                    elif op == K.V_DIGIT:
+                        x = (c // ib) % ic
+                    elif op == K.V_CELLS:
+                        x = 0
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                if symset[ib, W[r, q]] != 0:
+                                    x |= np.int64(1) << (r * height + q)
+                    elif op == K.V_BITS:
+                        y = vals[ib]
+                        x = 0
+                        while y != 0:
+                            y &= y - 1
+                            x += 1
+                    elif op == K.V_LOOKUP:
+                        j = vals[ib]
+                        x = tab[ic + (0 if j < 0 else (idd - 1 if j >= idd else j))]
+                    elif op == K.V_RANDOM:
+                        j = 0
+                        if ib >= 0:
+                            j = vals[ib]
+                            j = 0 if j < 0 else (idd - 1 if j >= idd else j)
+                        off = tab[ic + j]
+                        n = tab[off]
+                        if free_n - free_h < need:
+                            free_h, free_n = _refill(free_buf, free_h, free_n, free_gen, kind)
+                        free_h, u = _lemire(free_buf, free_h, np.uint64(tab[off + 1]))
+                        j = 0
+                        while tab[off + 2 + n + j] <= u:
+                            j += 1
+                        x = tab[off + 2 + j]
+                    elif op == K.V_SUM:
+                        x = vals[ib] + vals[ic]
+                    elif op == K.V_MIN:
+                        x = min(vals[ib], vals[ic])
+                    elif op == K.V_MAX:
+                        x = max(vals[ib], vals[ic])
+                    elif op == K.V_WITHOUT:
+                        x = vals[ib] & ~vals[ic]
+                    else:  # V_OPT
+                        x = opt
+                    vals[a] = x
+                elif op == K.V_LOOKCOUNT:
+                    j = (c // ib) % ic
+                    vals[a] = tab[idd + (ie - 1 if j >= ie else j)]
+                elif op == K.C_JFR:
+                    y = R[a]
+                    if not ((ib == K.T_EQ and y == ic) or (ib == K.T_NE and y != ic) or (ib == K.T_LT and y < ic)
+                            or (ib == K.T_LE and y <= ic) or (ib == K.T_GT and y > ic)
+                            or (ib == K.T_GE and y >= ic)):
+                        pc = idd
+                elif op == K.S_ADDI:
+                    R[a] += ib
+                elif op == K.S_SETI:
+                    R[a] = ib
+                elif op == K.X_PAYSPINK:
+                    x = spin_w * a + (ptab[c] >> 16) * ib
+                    cw[cur] += x
+                    other += x
+                elif op == K.C_JF:
+                    y = vals[a]
+                    if not ((ib == K.T_EQ and y == ic) or (ib == K.T_NE and y != ic) or (ib == K.T_LT and y < ic)
+                            or (ib == K.T_LE and y <= ic) or (ib == K.T_GT and y > ic)
+                            or (ib == K.T_GE and y >= ic)):
+                        pc = idd
+                elif op == K.C_STAGE:
+                    steps += 1
+                    if line_b + scat_b + other >= cap:  # the round is over once the cap is reached
+                        done = True
+                        break
+                    if steps > K.MAX_STEPS:
+                        acc[K.A_OVERFLOW] = 4
+                        done = True
+                        break
+                elif op == K.C_GOTO:
+                    pc = a
+                elif op == K.C_END:
+                    pc = -1
+                elif op == K.S_SET:
+                    R[a] = vals[ib]
+                elif op == K.S_ADD:
+                    R[a] += vals[ib]
+                elif op == K.S_OR:
+                    R[a] |= vals[ib]
+                elif op == K.S_GRANT:
+                    more = vals[ib] if idd < 0 else min(vals[ib], idd - R[ic])
                     if more > 0:
-                        acc[A_RETRIGGERS] += 1
-                        left += more
-                        awarded += more
-                    if line + scat + feature >= cap:  # the play is over once the cap is reached
-                        left = 0
-                if left > 0:  # draw and value the next free spin
-                    if free_n - free_h < need:
-                        free_h, free_n = _refill(free_buf, free_h, free_n, free_gen, kind)
-                    k = 1
-                    at = _BATCH
-                    free_h, c = _draw(free_buf, free_h, 1, mod, mode, lut, cum, code, spins, at)
-                    if free_h > free_n:
-                        acc[A_OVERFLOW] = 2
-                    if not is_ways:
-                        idx = 0
-                        for r in range(info[1, 0]):
-                            idx += offsets[1, r, spins[at, r]]
-                        e = table[1, idx]
-            total = line + scat + feature
+                        R[a] += more
+                        R[ic] += more
+                        if ie >= 0:
+                            acc[ie] += 1
+                elif op == K.S_PAY:
+                    x = vals[a] * ib
+                    cw[cur] += x
+                    other += x
+                elif op == K.S_START:
+                    if qn < K.QUEUE:
+                        queue[qn] = a
+                        qn += 1
+                        acc[feat[a, 3]] += 1
+                    else:
+                        acc[K.A_OVERFLOW] = 3
+                elif op == K.S_TALLY:
+                    acc[a] += 1
+                elif op == K.X_FORCE:
+                    fm[nf] = vals[a]
+                    fs[nf] = ib
+                    nf += 1
+                elif op in (K.X_SPIN, K.X_REBASE):
+                    if op == K.X_SPIN:  # the stops, from the feature stream, and the window shown
+                        k = a
+                        opt = ib
+                        if free_n - free_h < need:
+                            free_h, free_n = _refill(free_buf, free_h, free_n, free_gen, kind)
+                        free_h, ws = _draw(free_buf, free_h, k, mod, mode, lut, cum, word, spins, 1)
+                        if free_h > free_n:
+                            acc[K.A_OVERFLOW] = 2
+                        at = 1
+                        c = ws & _LOW24
+                        e = entry_t[k, (ws >> 24) & _LOW20]  # (the remainder table is for base spins: see models.py)
+                        acc[feat[cur, 4]] += 1
+                        if reads_window:
+                            for r in range(n_reels):
+                                for q in range(rows[k, r]):
+                                    W[r, q] = ocols[k, r, spins[at, r], q]
+                        want = 1
+                    else:
+                        want = 2
+                    forced = 0
+                    for f in range(nf):  # the forced cells, bit reel·height + row
+                        m = fm[f]
+                        forced |= m
+                        while m != 0:
+                            low = m & -m
+                            cell = 0
+                            y = low - 1
+                            while y != 0:
+                                y &= y - 1
+                                cell += 1
+                            r = cell // height
+                            q = cell - r * height
+                            if r < n_reels and q < rows[k, r]:
+                                W[r, q] = fs[f]
+                            m ^= low
+                    nf = 0
+                    if forced != 0:
+                        c = 0
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                c += symcode[W[r, q]]
+                        in_window = True
+                    if forced != 0 or op == K.X_SPIN:
+                        break  # value the lines, then go on
+                elif op == K.X_PAYSPIN:
+                    x = spin_w * vals[a] + (ptab[c] >> 16) * vals[ib]
+                    cw[cur] += x
+                    other += x
+                elif op == K.X_LABEL:
+                    for slot, y in ((a, line_b), (ib, scat_b)):
+                        if y != 0:
+                            acc[slot] += y
+                            square(acc, slot + 1, y)
+                    other += line_b + scat_b
+                    line_b = scat_b = 0
+            if done:
+                break
+        ftot = 0  # the features' sums
+        for j in range(n_feat):
+            y = cw[j]
+            if y != 0:
+                acc[feat[j, 2]] += y
+                square(acc, feat[j, 2] + 1, y)
+                ftot += y
+        if ftot != 0:
+            acc[K.A_FREE] += ftot
+            square(acc, K.A_SQUARES + 4, ftot)
+        res[i_round, 0] = line_b
+        res[i_round, 1] = scat_b
+        res[i_round, 2] = other
+    fpos[0] = free_h
+    fpos[1] = free_n
+
+
+@nb.njit(inline="always")
+def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple, par: IntArray, acc: IntArray,
+           facc: FloatArray, wins: IntArray, is_ways: bool, single: bool) -> None:  # pragma: no cover - compiled
+    """Play ``n_plays`` whole rounds into ``acc``/``facc``; ``wins`` (when not empty) gets each round's paid win.
+
+    ``M`` holds the spin models' arrays (:data:`mathkit.sim.models.FIELDS`), ``P`` the program
+    (:data:`mathkit.sim.program.PROGRAM`), ``L`` the ways tables.  ``st[0]`` and ``st[1]`` are the
+    states of the base-spin and feature generators (:func:`~mathkit.sim.rng.generator_state`),
+    read, not advanced.  ``single``: the base spin has one variant (model 0), a constant the
+    compiler folds into every index (worth a fifth of the time of a spin).
+    """
+    mod, mode, lut, cum, word, lcols, rows = M[0], M[1], M[2], M[3], M[4], M[6], M[7]
+    first, nchild, row, cnt, entry_t, opened, trans, nxt = M[8], M[9], M[10], M[11], M[13], M[14], M[15], M[16]
+    info, ropen, rem = M[17], M[19], M[20]
+    var, vcum, ptab, sym = P[5], P[6], P[7], P[8]
+    match, pay, mult = L
+    bet = par[K.P_TOTAL_BET]
+    cap = par[K.P_CAP]
+    slow0 = var[0, 1] >= 0
+    vtotal = np.uint64(par[K.P_VTOTAL])
+    height = par[K.P_HEIGHT]
+    n_reels = mod.shape[1]
+    last = n_reels - 1
+    spins = np.empty((_BATCH, n_reels), dtype=np.int64)
+    entry = np.empty(_BATCH, dtype=np.int64)
+    scode = np.empty(_BATCH, dtype=np.int64)
+    roff = np.zeros(_BATCH, dtype=np.int64)
+    kv = np.zeros(_BATCH, dtype=np.int64)
+    window = np.zeros((n_reels, height), dtype=np.int64)
+    stack = np.empty(first.shape[1] + 1, dtype=np.int64)
+    record = wins.shape[0] > 0
+    # the round program's registers, value slots, queue, feature wins, window, forced cells (rounds.py)
+    S = (np.zeros(max(par[K.P_REGS], 1), dtype=np.int64), np.zeros(max(par[K.P_VALS], 1), dtype=np.int64),
+         np.zeros(K.QUEUE, dtype=np.int64), np.zeros(max(par[K.P_FEATURES], 1), dtype=np.int64),
+         np.zeros((n_reels, height), dtype=np.int64), np.zeros((n_reels, height), dtype=np.int64),
+         np.zeros((n_reels, 1, height), dtype=np.int64), np.zeros(n_reels, dtype=np.int64),
+         np.empty(first.shape[1] + 1, dtype=np.int64), np.empty(first.shape[1] + 1, dtype=np.int64),
+         np.empty(first.shape[1] + 1, dtype=np.int64), np.zeros(K.MAX_FORCES, dtype=np.int64),
+         np.zeros(K.MAX_FORCES, dtype=np.int64), np.zeros((n_reels, height), dtype=np.int64),
+         np.zeros((2, n_reels), dtype=np.int64))
+    # the two streams of 32-bit halves (numpy's next_uint32 order), generated ahead
+    base_gen = st[0, :4].copy()
+    base_buf = np.empty(_BUF, dtype=np.uint64)
+    base_n = base_h = 0
+    if st[0, 4] != _ZERO:
+        base_buf[0] = st[0, 5]
+        base_n = 1
+    F = (np.empty(_BUF, dtype=np.uint64), np.zeros(2, dtype=np.int64), st[1, :4].copy())
+    if st[1, 4] != _ZERO:
+        F[0][0] = st[1, 5]
+        F[1][1] = 1
+    need = 2 * n_reels + 2 + _SLACK
+    pend = np.zeros((K.PENDING, 4 + n_reels), dtype=np.int64)  # variant, code, line, scatter, stops
+    pidx = np.zeros(K.PENDING, dtype=np.int64)
+    n_pend = 0
+    res = np.zeros((_BATCH + K.PENDING, 3), dtype=np.int64)  # line, scatter, other, by round
+    ridx = np.zeros(_BATCH + K.PENDING, dtype=np.int64)
+    s_line = s_scat = s_total = hits = hits_bet = top = 0
+    q_line = q_scat = q_paid = 0  # sums of squares, flushed to acc[A_SQUARES ...] before they could overflow
+    x3 = x4 = 0.0
+    for start in range(0, n_plays, _BATCH):
+        n_batch = min(_BATCH, n_plays - start)
+        for b in range(n_batch):  # draw the base spins of the batch, with their prefix-table entries
+            if base_n - base_h < need:
+                base_h, base_n = _refill(base_buf, base_h, base_n, base_gen, kind)
+            v = 0
+            if not single:
+                base_h, u = _lemire(base_buf, base_h, vtotal)
+                while vcum[v] <= u:
+                    v += 1
+            k = 0 if single else var[v, 0]
+            base_h, ws = _draw(base_buf, base_h, k, mod, mode, lut, cum, word, spins, b)
+            kv[b] = v
+            scode[b] = ws & _LOW24
+            if not is_ways:
+                entry[b] = entry_t[k, (ws >> 24) & _LOW20]
+                roff[b] = ws >> 44
+        if base_h > base_n:  # more than _SLACK rejections in a spin: never seen, never silent
+            acc[K.A_OVERFLOW] = 2
+        if not is_ways:  # the open states' pay from the remainder tables, folded into the entries
+            for b in range(n_batch):
+                e = entry[b]
+                n_open = (e >> 24) & 255
+                k = 0 if single else var[kv[b], 0]
+                if n_open != 0 and info[k, 2] != 0:
+                    x = 0
+                    f0 = e & _LOW24
+                    for j in range(f0, f0 + n_open):
+                        x += rem[ropen[k, j] + roff[b]]
+                    entry[b] = ((e >> 32) + x) << 32
+        n_res = 0
+        for b in range(n_batch):  # value them; a round that may go on is deferred
+            v = kv[b]
+            k = 0 if single else var[v, 0]
+            c = scode[b]
+            e = entry[b]
+            if is_ways:
+                for r in range(n_reels):
+                    for q in range(rows[k, r]):
+                        window[r, q] = lcols[k, r, spins[b, r], q]
+                line_b = ways_win(window, rows[k], match, pay, mult)
+            else:  # the prefix table's credits, then the open states over the remaining reels
+                line_b = e >> 32
+                n_open = (e >> 24) & 255
+                if n_open != 0:
+                    sp = 0
+                    f0 = e & _LOW24
+                    for j in range(f0, f0 + n_open):
+                        stack[sp] = opened[k, j]
+                        sp += 1
+                    while sp > 0:
+                        sp -= 1
+                        o = stack[sp]  # a packed state: reel, row node, symbol node, transitions
+                        d = o >> 56
+                        s = spins[b, d]
+                        if d == last:  # every line below is decided on the last reel
+                            rn = (o >> 40) & _LOW16
+                            sn = (o >> 24) & _LOW16
+                            for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
+                                line_b += (-1 - sym[sn, lcols[k, d, s, row[k, q]]]) * cnt[k, q]
+                        else:
+                            t = trans[k, (o & _LOW24) + s]
+                            line_b += t >> 32
+                            lo = (t >> 8) & _LOW24
+                            for j in range(lo, lo + (t & 255)):
+                                stack[sp] = nxt[k, j]
+                                sp += 1
+            pt = ptab[c]
+            scat_b = pt >> 16
+            if pt & 0xFFFF or (slow0 if single else var[v, 1] >= 0):  # it may start a feature: played later
+                pend[n_pend, 0] = v
+                pend[n_pend, 1] = c
+                pend[n_pend, 2] = line_b
+                pend[n_pend, 3] = scat_b
+                for r in range(n_reels):
+                    pend[n_pend, 4 + r] = spins[b, r]
+                pidx[n_pend] = start + b
+                n_pend += 1
+                continue
+            res[n_res, 0] = line_b
+            res[n_res, 1] = scat_b
+            res[n_res, 2] = 0
+            ridx[n_res] = start + b
+            n_res += 1
+        if n_pend > 0 and (n_pend > K.PENDING - _BATCH or start + _BATCH >= n_plays):
+            # the deferred rounds, in play order, in one call (a call costs a microsecond of set-up)
+            play_rounds(n_pend, pend, res[n_res:], M, P, L, S, F, kind, par, acc, is_ways)
+            ridx[n_res : n_res + n_pend] = pidx[:n_pend]
+            n_res += n_pend
+            n_pend = 0
+        for i in range(n_res):  # the rounds' sums
+            line_b = res[i, 0]
+            scat_b = res[i, 1]
+            total = line_b + scat_b + res[i, 2]
             if record:
-                wins[start + b] = min(total, cap)
+                wins[ridx[i]] = min(total, cap)
             if total == 0:
                 continue
             paid = min(total, cap)
-            s_line += line
-            s_scat += scat
+            s_line += line_b
+            s_scat += scat_b
             s_total += paid
             hits += 1
             hits_bet += paid >= bet
             if total >= _BIG_WIN:
-                acc[A_OVERFLOW] = 1
-            _square(acc, A_SQUARES, line)
-            _square(acc, A_SQUARES + 2, scat)
-            _square(acc, A_SQUARES + 8, paid)
+                acc[K.A_OVERFLOW] = 1
+            q_line += line_b * line_b
+            q_scat += scat_b * scat_b
+            q_paid += paid * paid
+            if q_line | q_scat | q_paid >= _SQ_FLUSH:  # one of them reached 2**62 (each term is below it)
+                carry(acc, K.A_SQUARES, q_line)
+                carry(acc, K.A_SQUARES + 2, q_scat)
+                carry(acc, K.A_SQUARES + 8, q_paid)
+                q_line = q_scat = q_paid = 0
             if paid >= 10 * bet:
-                acc[A_HITS_10] += 1
-                acc[A_HITS_100] += paid >= 100 * bet
-                acc[A_HITS_1000] += paid >= 1000 * bet
-            if feature > 0:
-                acc[A_FREE] += feature
-                _square(acc, A_SQUARES + 4, feature)
+                acc[K.A_HITS_10] += 1
+                acc[K.A_HITS_100] += paid >= 100 * bet
+                acc[K.A_HITS_1000] += paid >= 1000 * bet
             if total >= cap:
-                acc[A_CAP_HITS] += 1
-                acc[A_CUT] += total - paid
-                _square(acc, A_SQUARES + 6, total - paid)
-            acc[A_MAX] = max(acc[A_MAX], paid)
+                acc[K.A_CAP_HITS] += 1
+                acc[K.A_CUT] += total - paid
+                square(acc, K.A_SQUARES + 6, total - paid)
+            top = max(top, paid)
             xf = float(paid)
             x2 = xf * xf
-            facc[F_X3] += x2 * xf
-            facc[F_X4] += x2 * x2
-    acc[A_PLAYS] += n_plays
-    acc[A_LINE] += s_line
-    acc[A_SCATTER] += s_scat
-    acc[A_TOTAL] += s_total
-    acc[A_HITS] += hits
-    acc[A_HITS_BET] += hits_bet
+            x3 += x2 * xf
+            x4 += x2 * x2
+    if F[1][0] > F[1][1]:
+        acc[K.A_OVERFLOW] = 2
+    carry(acc, K.A_SQUARES, q_line)
+    carry(acc, K.A_SQUARES + 2, q_scat)
+    carry(acc, K.A_SQUARES + 8, q_paid)
+    acc[K.A_MAX] = max(acc[K.A_MAX], top)
+    facc[K.F_X3] += x3
+    facc[K.F_X4] += x4
+    acc[K.A_PLAYS] += n_plays
+    acc[K.A_LINE] += s_line
+    acc[K.A_SCATTER] += s_scat
+    acc[K.A_TOTAL] += s_total
+    acc[K.A_HITS] += hits
+    acc[K.A_HITS_BET] += hits_bet
 
 
 @nb.njit(cache=True, nogil=True)
-def _play_lines(n_plays: int, st: UIntArray, kind: int, sets: tuple, lines: tuple, ways: tuple, tabs: tuple,
-                par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover
-    _play(n_plays, st, kind, sets, lines, ways, tabs, par, acc, facc, wins, False)
+def _play_lines(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple, par: IntArray, acc: IntArray,
+                facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover - compiled
+    _drive(n_plays, st, kind, M, P, L, par, acc, facc, wins, False, True)
 
 
 @nb.njit(cache=True, nogil=True)
-def _play_ways(n_plays: int, st: UIntArray, kind: int, sets: tuple, lines: tuple, ways: tuple, tabs: tuple,
-               par: IntArray, acc: IntArray, facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover
-    _play(n_plays, st, kind, sets, lines, ways, tabs, par, acc, facc, wins, True)
+def _play_lines_variants(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple, par: IntArray,
+                         acc: IntArray, facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover - compiled
+    _drive(n_plays, st, kind, M, P, L, par, acc, facc, wins, False, False)
+
+
+@nb.njit(cache=True, nogil=True)
+def _play_ways(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple, par: IntArray, acc: IntArray,
+               facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover - compiled
+    _drive(n_plays, st, kind, M, P, L, par, acc, facc, wins, True, True)
+
+
+@nb.njit(cache=True, nogil=True)
+def _play_ways_variants(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple, par: IntArray,
+                        acc: IntArray, facc: FloatArray, wins: IntArray) -> None:  # pragma: no cover - compiled
+    _drive(n_plays, st, kind, M, P, L, par, acc, facc, wins, True, False)
+
+
+_KERNELS = {(False, True): _play_lines, (False, False): _play_lines_variants, (True, True): _play_ways,
+            (True, False): _play_ways_variants}
 
 
 def play_block(n_plays: int, st: UIntArray, kind: int, spec: SimSpec, acc: IntArray, facc: FloatArray,
                wins: IntArray) -> None:
-    """Play ``n_plays`` whole plays of ``spec`` into ``acc``/``facc`` (and ``wins``, when not empty).
+    """Play ``n_plays`` whole rounds of ``spec`` into ``acc``/``facc`` (and ``wins``, when not empty).
 
-    ``st`` stacks the states (:func:`generator_state`) of the generators the base spins
-    and the free spins draw from; ``kind`` says which bit generator they are.
-
-    Lines and ways games run different compiled functions: one holding both
-    evaluations runs several times slower.
+    ``st`` stacks the states (:func:`~mathkit.sim.rng.generator_state`) of the generators the
+    base spins and the features draw from; ``kind`` says which bit generator they are; ``acc``
+    holds at least ``spec.n_acc`` slots (:meth:`~mathkit.sim.spec.SimSpec.new_sums`).
     """
-    kernel = _play_ways if spec.ways else _play_lines
-    kernel(n_plays, st, kind, spec.sets, spec.lines, spec.ways_tables, spec.tabs, spec.par, acc, facc, wins)
+    if acc.shape[0] < spec.n_acc or facc.shape[0] < K.N_FACC:
+        msg = f"{spec.name}: the sums need {spec.n_acc} integer slots (SimSpec.new_sums), not {acc.shape[0]}"
+        raise ValueError(msg)
+    kernel = _KERNELS[spec.ways, int(spec.par[K.P_VARIANTS]) == 1]
+    kernel(n_plays, st, kind, spec.models, spec.program, spec.ways_tables, spec.par, acc, facc, wins)

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import ModelError
 from ..evaluate import line_win
 from ..tables import PayTables
 from .layout import _LOW16, _LOW24, IntArray
 
-__all__ = ["prefix_table"]
+__all__ = ["prefix_table", "remainder_table"]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -109,6 +110,45 @@ def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nch
     opened = np.zeros((max(m, 1), 2), dtype=np.int64)
     opened[:m] = out[:m]
     return table, opened, offsets
+
+
+@nb.njit(cache=True, nogil=True)
+def remainder_table(states: IntArray, n_stops: IntArray, cols: IntArray, first: IntArray, nchild: IntArray,
+                    row: IntArray, cnt: IntArray, sym: IntArray, trans: IntArray,
+                    nxt: IntArray) -> npt.NDArray[np.int32]:  # pragma: no cover - compiled
+    """What the lines below each open state pay, by stops of the last one or two reels.
+
+    ``states`` are packed open states (:meth:`_States.packed`) all at reel ``n − 1`` or all at
+    reel ``n − 2``; row ``i`` of the result lists state ``i``'s pay for every combination of
+    the remaining stops, the first remaining reel most significant (``s_{n−2} · n_{n−1} + s_{n−1}``).
+    """
+    n_reels = n_stops.shape[0]
+    last = n_reels - 1
+    n_last = n_stops[last]
+    d0 = states[0] >> 56
+    n_first = n_stops[d0] if d0 < last else 1
+    out = np.zeros((states.shape[0], n_first * n_last), dtype=np.int32)
+    for i in range(states.shape[0]):
+        o = states[i]
+        for a in range(n_first):
+            base = 0
+            lo = 0
+            n_kids = 1
+            if d0 < last:  # through reel n − 2's transition: credits, and the states left for the last reel
+                t = trans[(o & _LOW24) + a]
+                base = t >> 32
+                lo = (t >> 8) & _LOW24
+                n_kids = t & 255
+            for b in range(n_last):
+                w = base
+                for j in range(lo, lo + n_kids):
+                    x = nxt[j] if d0 < last else o
+                    rn = (x >> 40) & _LOW16
+                    sn = (x >> 24) & _LOW16
+                    for q in range(first[rn], first[rn] + nchild[rn]):
+                        w += (-1 - sym[sn, cols[last, b, row[q]]]) * cnt[q]
+                out[i, a * n_last + b] = w
+    return out
 
 
 class _States:

@@ -113,10 +113,13 @@ class SimResult:
     """A simulation's exact sums and the statistics read from them.
 
     ``sums`` holds integer totals in credits over all plays: ``line``, ``scatter``,
-    ``free``, ``cut`` (what the cap took), ``paid`` and their sums of squares
-    (``*_sq``), and counts (``hits``, ``hits_bet``, ``hits_10x`` ..., ``triggers``,
-    ``free_spins``, ``retriggers``, ``cap_hits``, ``max``); ``moments`` the float sums of
-    the paid win's third and fourth powers (for the standard error of σ only).
+    ``free`` (every sequence feature), ``cut`` (what the cap took), ``paid`` and their sums
+    of squares (``*_sq``), each further component's as ``component:NAME`` (and ``_sq``), and
+    counts (``hits``, ``hits_bet``, ``hits_10x`` ..., ``triggers`` — base spins that start a
+    feature —, ``free_spins`` and ``retriggers`` over every feature, ``cap_hits``, ``max``,
+    and per sequence feature ``FEATURE:entered``, ``FEATURE:spins`` and its tallies such as
+    ``FEATURE:retriggers``); ``moments`` the float sums of the paid win's third and fourth
+    powers (for the standard error of σ only).  ``features`` names the sequence features.
     ``trace`` is the convergence trace: ``(plays, RTP so far)`` at block ends, every block
     up to 200 of them, else 200 spaced geometrically — so it too does not depend on how
     the run was split.  Two runs with the same seed compare equal, however they were
@@ -135,6 +138,7 @@ class SimResult:
     bit_generator: str = "PCG64"
     gamble: GambleResult | None = None
     seconds: float = field(default=math.nan, compare=False)
+    features: tuple[str, ...] = ()
 
     # --- RTP ---------------------------------------------------------------------------
     def _estimate(self, total: int, squares: int) -> Estimate:
@@ -154,9 +158,9 @@ class SimResult:
         return self.rtp.se * math.sqrt(self.spins)
 
     def component(self, name: str) -> Estimate:
-        """RTP of one component: ``lines``/``ways``, ``scatter``, ``free spins``, ``cap`` (≤ 0)."""
-        key = {"lines": "line", "ways": "line", "scatter": "scatter", "free spins": "free", "cap": "cut"}.get(name)
-        if key is None or name not in self.components:
+        """RTP of one component: ``lines``/``ways``, ``scatter``, a feature's (``free spins`` ...), ``cap`` (≤ 0)."""
+        key = {"lines": "line", "ways": "line", "scatter": "scatter", "cap": "cut"}.get(name, f"component:{name}")
+        if name not in self.components or key not in self.sums:
             msg = f"no component {name!r}: {', '.join(self.components)}"
             raise KeyError(msg)
         est = self._estimate(self.sums[key], self.sums[f"{key}_sq"])
@@ -180,8 +184,15 @@ class SimResult:
 
     @property
     def trigger_frequency(self) -> Proportion:
-        """Base spins that trigger the free spins."""
+        """Base spins that start a feature (the free spins, in a game with one feature)."""
         return Proportion(self.sums["triggers"], self.spins)
+
+    def entered(self, feature: str) -> Proportion:
+        """Rounds that play sequence feature ``feature`` (entries per round, for a feature entered at most once)."""
+        if feature not in self.features:
+            msg = f"no feature {feature!r}: {', '.join(self.features) or 'the game has none'}"
+            raise KeyError(msg)
+        return Proportion(self.sums[f"{feature}:entered"], self.spins)
 
     @property
     def tails(self) -> dict[int, Proportion]:
@@ -195,7 +206,7 @@ class SimResult:
 
     @property
     def mean_free_spins(self) -> float:
-        """Free spins played per trigger."""
+        """Feature spins played per base spin that starts a feature."""
         return self.sums["free_spins"] / self.sums["triggers"] if self.sums["triggers"] else math.nan
 
     @property
@@ -214,8 +225,9 @@ class SimResult:
                "hit_frequency": self.hit_frequency.value, "hit_frequency_bet": self.hit_frequency_bet.value,
                "sd": self.sd}
         out |= {f"p_{m}x": p.value for m, p in self.tails.items()}
-        if "free spins" in self.components:
+        if self.features:
             out["trigger_probability"] = self.trigger_frequency.value
+            out |= {f"p_enter:{f}": self.entered(f).value for f in self.features}
         if "cap" in self.components:
             out["p_cap"] = self.cap_frequency.value
         return out
@@ -298,9 +310,13 @@ class SimResult:
                      "bit_generator": self.bit_generator},
             "trace": [list(t) for t in self.trace],
         }
-        if "free spins" in self.components:
+        if self.features:
             out["free_spins"] = {"trigger": prop(self.trigger_frequency), "mean_spins": self.mean_free_spins,
                                  "retriggers": self.sums["retriggers"]}
+            out["features"] = {f: {"entered": prop(self.entered(f)), "spins": self.sums[f"{f}:spins"],
+                                   **{k.split(":", 1)[1]: v for k, v in self.sums.items()
+                                      if k.startswith(f"{f}:") and k not in (f"{f}:entered", f"{f}:spins")}}
+                               for f in self.features}
         if "cap" in self.components:
             out["cap"] = prop(self.cap_frequency)
         if self.gamble is not None:

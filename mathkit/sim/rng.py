@@ -1,14 +1,17 @@
 """Random streams in compiled code: numpy's PCG64 and SFC64 continued, and its unbiased stop draw.
 
 A block of plays owns two ``numpy.random.PCG64`` (or ``SFC64``) bit generators,
-one for base spins and one for free spins (see :mod:`mathkit.dask_runner`).
+one for base spins and one for everything the round's features draw (see
+:mod:`mathkit.dask_runner`).
 The kernel continues each generator's exact state in compiled code and draws
 every stop with numpy's unbiased Lemire draw on 32-bit words, exactly as
-``Generator.integers(0, m, dtype=numpy.uint32)`` does: the stops of base spin
-``j`` are calls ``5j .. 5j + 4`` (on 5 reels) of that method on the base
-generator, free spins take theirs in play order from the other (``m`` = strip
-length, or the reel's total weight for virtual stops, mapped to a stop through
-the cumulative weights).  The tests replay both streams with numpy and
+``Generator.integers(0, m, dtype=numpy.uint32)`` does: each base spin draws,
+from the base generator, its variant (only when a modifier makes several, ``m``
+= their total weight) and then its stops reel by reel (``m`` = strip length, or
+the reel's total weight for virtual stops, mapped to a stop through the
+cumulative weights) — on a game without modifiers the stops of base spin ``j``
+are calls ``5j .. 5j + 4`` (on 5 reels); features take every draw (their spins'
+stops reel by reel, their random values) in play order from the other.  The tests replay both streams with numpy and
 :func:`~mathkit.evaluate.evaluate` and get the same win for every play.
 """
 
@@ -101,25 +104,30 @@ def _fill(buf: UIntArray, n: int, gen: UIntArray, kind: int) -> int:  # pragma: 
 
 
 @nb.njit(inline="always")
-def _draw(buf: UIntArray, h: int, k: int, mod: UIntArray, mode: IntArray, lut: IntArray, cum: IntArray,
-          code: IntArray, stops: IntArray, dst: int) -> tuple:  # pragma: no cover - compiled
-    """Draw one spin's stops on reel set ``k`` from the halves ``buf[h:]`` into ``stops[dst]``.
+def _lemire(buf: UIntArray, h: int, m: np.uint64) -> tuple:  # pragma: no cover - compiled
+    """numpy's unbiased Lemire draw of ``u < m`` on 32-bit halves ``buf[h:]``; returns ``(next h, u)``."""
+    if m == _ONE:  # numpy draws nothing for a single value
+        return h, np.int64(0)
+    prod = buf[h] * m
+    h += 1
+    if prod & _M32 < m:
+        threshold = (_M32 - (m - _ONE)) % m
+        while prod & _M32 < threshold:
+            prod = buf[h] * m
+            h += 1
+    return h, np.int64(prod >> np.uint64(32))
 
-    numpy's Lemire draw for ``uint32``; returns ``(next h, scatter code of the window)``.
+
+@nb.njit(inline="always")
+def _draw(buf: UIntArray, h: int, k: int, mod: UIntArray, mode: IntArray, lut: IntArray, cum: IntArray,
+          word: IntArray, stops: IntArray, dst: int) -> tuple:  # pragma: no cover - compiled
+    """Draw one spin's stops on spin model ``k`` from the halves ``buf[h:]`` into ``stops[dst]``.
+
+    numpy's Lemire draw for ``uint32`` on each reel; returns ``(next h, sum of the stops' words)``.
     """
     c = 0
     for r in range(mod.shape[1]):
-        m = mod[k, r]
-        u = np.int64(0)
-        if m != _ONE:  # numpy draws nothing for a single value
-            prod = buf[h] * m
-            h += 1
-            if prod & _M32 < m:
-                threshold = (_M32 - (m - _ONE)) % m
-                while prod & _M32 < threshold:
-                    prod = buf[h] * m
-                    h += 1
-            u = np.int64(prod >> np.uint64(32))
+        h, u = _lemire(buf, h, mod[k, r])
         how = mode[k, r]
         if how != STOP_DIRECT:
             if how == STOP_TABLE:
@@ -135,7 +143,7 @@ def _draw(buf: UIntArray, h: int, k: int, mod: UIntArray, mode: IntArray, lut: I
                         lo = mid + 1
                 u = lo
         stops[dst, r] = u
-        c += code[k, r, u]
+        c += word[k, r, u]
     return h, c
 
 

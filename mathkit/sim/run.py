@@ -1,15 +1,15 @@
 """The literal player: a Monte Carlo simulation of a game's rules, independent of the exact engine.
 
-:func:`simulate` plays whole games as a player would: it draws every reel's stop
+:func:`simulate` plays whole rounds as a player would: it draws every reel's stop
 (uniform, or by weight for virtual stops) from generators seeded by the
 injected ``numpy.random.Generator``, values the window with the shared pay
-rules of :mod:`mathkit.evaluate`, and plays the declared features turn by
-turn — free spins awarded by the trigger count, retriggers adding spins up to
-``max_spins``, the free-spin multiplier on line wins (and on scatter wins when
-``multiply_scatter``), the cap on the whole play (base spin plus its feature;
-the play ends once the cap is reached) and, optionally, the gamble by a
-strategy on each play's paid win once its feature is over, reported beside the
-RTP and never in it.  It shares only the game model and the window evaluation
+rules of :mod:`mathkit.evaluate`, and plays each feature as its block's table
+says (:mod:`mathkit.play`) — free spins awarded by the trigger count, retriggers
+adding spins up to ``max_spins``, multipliers, held and re-spun cells, window
+heights drawn per spin — the cap on the whole round (base spin and every
+feature; the round ends once the cap is reached) and, optionally, the gamble by
+a strategy on each round's paid win, reported beside the RTP and never in it.
+It shares only the game model, the blocks' tables and the window evaluation
 with the exact engine: none of its tables, algebra or Markov chains
 (:mod:`mathkit.rtp`, :mod:`mathkit.exact`, :mod:`mathkit.markov` ... are not
 imported; the one exception is the command line's :func:`exact_figures`, which
@@ -59,7 +59,6 @@ from ..dask_runner import (
     run_blocks,
 )
 from ..errors import ModelError, located
-from ..features.gamble import Gamble
 from ..game import Game
 from ..io import load_game
 from . import layout as K
@@ -93,7 +92,7 @@ _ACC_NAMES = {
     "plays": K.A_PLAYS, "line": K.A_LINE, "scatter": K.A_SCATTER, "free": K.A_FREE, "cut": K.A_CUT,
     "paid": K.A_TOTAL, "hits": K.A_HITS, "hits_bet": K.A_HITS_BET, "hits_10x": K.A_HITS_10,
     "hits_100x": K.A_HITS_100, "hits_1000x": K.A_HITS_1000, "triggers": K.A_TRIGGERS,
-    "free_spins": K.A_FREE_SPINS, "retriggers": K.A_RETRIGGERS, "cap_hits": K.A_CAP_HITS,
+    "cap_hits": K.A_CAP_HITS,
 }
 _SQUARED = {"line": 0, "scatter": 1, "free": 2, "cut": 3, "paid": 4}
 
@@ -110,22 +109,20 @@ def _root(rng: np.random.Generator) -> np.random.SeedSequence:
     return np.random.SeedSequence([int(x) for x in rng.integers(0, 2**63, size=4)])
 
 
-def _gamble_plan(game: Game, strategy: Any) -> GamblePlan | None:
+def _gamble_plan(spec: SimSpec, strategy: Any) -> GamblePlan | None:
     if getattr(strategy, "option", None) is None:  # a strategy that never gambles
         return None
-    gambles = [f for f in game.features if isinstance(f, Gamble)]
-    if not gambles:
-        msg = f"{game.name} declares no gamble"
+    ladder = spec.ladder
+    if ladder is None:
+        msg = f"{spec.name} declares no gamble"
         raise ModelError(msg)
-    gamble = gambles[0]
-    names = [o.name for o in gamble.options]
+    names = [name for name, _, _ in ladder.options]
     if getattr(strategy, "option", None) not in names:
         msg = f"no gamble option {getattr(strategy, 'option', None)!r}: choose one of {', '.join(names)}"
         raise ModelError(msg)
-    opt = gamble.options[names.index(strategy.option)]
-    return GamblePlan(opt.p.numerator, opt.p.denominator, opt.multiplier, gamble.max_gambles,
-                      gamble.limit, getattr(strategy, "limit_on", "stake") == "win",
-                      int(getattr(strategy, "target", None) or 0))
+    _, p, multiplier = ladder.options[names.index(strategy.option)]
+    return GamblePlan(p.numerator, p.denominator, multiplier, ladder.max_gambles, ladder.limit,
+                      getattr(strategy, "limit_on", "stake") == "win", int(getattr(strategy, "target", None) or 0))
 
 
 def _sum(rows: np.ndarray, col: int) -> int:
@@ -149,6 +146,12 @@ def _reduce(spec: SimSpec, parts: list[BlockSums], spins: int, root: np.random.S
     for name, k in _SQUARED.items():
         hi, lo = K.A_SQUARES + 2 * k, K.A_SQUARES + 2 * k + 1
         sums[f"{name}_sq"] = (_sum(acc, hi) << K.SQ_SHIFT) + _sum(acc, lo)
+    for name, slot in spec.slots.items():
+        sums[name] = _sum(acc, slot)
+        if name.startswith("component:"):
+            sums[f"{name}_sq"] = (_sum(acc, slot + 1) << K.SQ_SHIFT) + _sum(acc, slot + 2)
+    sums["free_spins"] = sum(sums[f"{f}:spins"] for f in spec.features)
+    sums["retriggers"] = sum(sums.get(f"{f}:retriggers", 0) for f in spec.features)
     moments = (math.fsum(facc[:, K.F_X3]), math.fsum(facc[:, K.F_X4]))
     g = None
     if gamble is not None:
@@ -167,7 +170,7 @@ def _reduce(spec: SimSpec, parts: list[BlockSums], spins: int, root: np.random.S
                          Estimate(mean / spec.total_bet, math.sqrt(var / spins) / spec.total_bet))
     seed = (root.entropy, tuple(int(k) for k in root.spawn_key))
     return SimResult(spec.name, spins, spec.total_bet, spec.components, sums, moments, _trace(acc, spec.total_bet),
-                     block, seed, bit_generator, g, seconds)
+                     block, seed, bit_generator, g, seconds, spec.features)
 
 
 def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | None = None,
@@ -213,7 +216,7 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
         bit_generator = "PCG64"
     with located(path=game.source):
         spec = _compiled(game, reels=reels, lines=lines, coins=coins)
-        plan = _gamble_plan(game, gamble) if gamble is not None else None
+        plan = _gamble_plan(spec, gamble) if gamble is not None else None
     gamble = gamble if plan is not None else None
     n_blocks = -(-spins // BLOCK)
     per = max(1, -(-chunk // BLOCK))

@@ -1,167 +1,144 @@
-"""A game compiled to the arrays the kernels read: :class:`SimSpec`, built by :func:`compile_game`.
+"""A game compiled for the driver: :class:`SimSpec`, built by :func:`compile_game` from the blocks' tables.
 
-Nothing here knows the exact engine.  Line pays are a *memo* of the shared
-:func:`mathkit.evaluate.line_win`, built once per game by :func:`compile_game`;
-ways windows go to :func:`mathkit.evaluate.ways_win` itself; scatter counts to
-:func:`mathkit.evaluate.scatter_code`.
+Every feature block says how it is played (``sim_table``, in the vocabulary of
+:mod:`mathkit.play`); a block that gives no table is refused, with the game's
+and the block's names.  Here the tables are gathered — sequences, the base
+variants of the modifiers (a product), the cap, the gamble ladder — the spin
+models they name are compiled (:mod:`mathkit.sim.models`), the sequences become
+the program (:mod:`mathkit.sim.program`) and the observation code is sized.
+
+Nothing here knows the exact engine or a feature's kind.  Line pays are a *memo*
+of the shared :func:`mathkit.evaluate.line_win` (the tries of
+:mod:`mathkit.sim.lines`); ways windows go to :func:`mathkit.evaluate.ways_win`
+itself; scatter pays are the game model's :meth:`~mathkit.game.ScatterPay.pay`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
-from ..evaluate import scatter_code
-from ..features.cap import Cap
-from ..features.free_spins import FreeSpins
+from ..features.base import Block
 from ..game import Game
-from ..tables import ReelArrays, pay_tables, reel_arrays
-from .layout import (
-    LUT_MAX,
-    N_PAR,
-    P_CAP,
-    P_FS_MULT,
-    P_FS_MULT_SCATTER,
-    P_MAX_SPINS,
-    P_TOTAL_BET,
-    P_WAYS,
-    PREFIX_BUDGET,
-    STOP_DIRECT,
-    STOP_SEARCH,
-    STOP_TABLE,
-    IntArray,
-)
-from .lines import _row_trie, _States, _symbol_trie, prefix_table
+from ..play import Ladder, RoundCap, Sequence, SimTable, Stake, Variant, Variants
+from ..tables import pay_tables, reel_arrays
+from . import layout as K
+from .layout import IntArray
+from .lines import _symbol_trie
+from .models import ModelKey, compile_model, stack_models
+from .program import Builder, compare, static_value
 
-__all__ = ["SimSpec", "compile_game"]
+__all__ = ["SimSpec", "compile_game", "sim_tables"]
 
 
 @dataclass(frozen=True, eq=False)
 class SimSpec:
-    """A game compiled to the arrays the kernels read (built by :func:`compile_game`).
+    """A game compiled for the driver (built by :func:`compile_game`).
 
     Attributes
     ----------
     name, total_bet, ways
-        The game's name, credits staked per play, whether it pays ways.
+        The game's name, credits staked per round, whether it pays ways.
     components
-        RTP components the simulator reports, in order (``lines``/``ways``, ``scatter``,
-        and ``free spins`` / ``cap`` when the game has them).
-    sets
-        The base and free-spin reel sets stacked (see :func:`_play`).
-    lines
-        Row trie ``(first child, children, row, lines below, depth)`` and symbol trie.
+        RTP components reported, in order: ``lines``/``ways``, ``scatter``, the base
+        variants' labelled ones, each sequence feature's, ``cap``.
+    features
+        The sequence features, in the order the game declares them.
+    models, program
+        The spin models' arrays (:data:`~mathkit.sim.models.FIELDS`) and the compiled
+        features (:data:`~mathkit.sim.program.PROGRAM`).
     ways_tables
         ``(match, pay, mult)`` for :func:`~mathkit.evaluate.ways_win`.
-    tabs
-        ``(scatter credits by code, trigger count by code, award by count, retrigger by count)``.
     par
         Scalar parameters (``P_*`` slots).
+    slots, n_acc
+        The accumulator slot of each compiled sum and counter by name (``component:NAME``
+        with its sum of squares in the next two slots; ``FEATURE:entered``,
+        ``FEATURE:spins``, ``FEATURE:TALLY``), and the number of slots.
+    ladder
+        The gamble ladder, when the game has one.
     """
 
     name: str
     total_bet: int
     ways: bool
     components: tuple[str, ...]
-    sets: tuple[npt.NDArray[Any], ...]
-    lines: tuple[IntArray, ...]
+    features: tuple[str, ...]
+    models: tuple[npt.NDArray[Any], ...]
+    program: tuple[IntArray, ...]
     ways_tables: tuple[npt.NDArray[Any], ...]
-    tabs: tuple[IntArray, ...]
     par: IntArray
+    slots: Mapping[str, int]
+    n_acc: int
+    ladder: Ladder | None = None
+    model_keys: tuple[ModelKey, ...] = ()
+
+    def new_sums(self, blocks: int | None = None) -> tuple[IntArray, npt.NDArray[np.float64]]:
+        """Zeroed integer and float sums for one block (or ``blocks`` rows of them)."""
+        shape = (self.n_acc,) if blocks is None else (blocks, self.n_acc)
+        fshape = (K.N_FACC,) if blocks is None else (blocks, K.N_FACC)
+        return np.zeros(shape, dtype=np.int64), np.zeros(fshape, dtype=np.float64)
 
 
-def _reel_set(ra: ReelArrays, scatter_of: IntArray, radix: IntArray,
-              lines: tuple[IntArray, ...]) -> list[npt.NDArray[Any]]:
-    """One reel set's arrays, in the order of ``SimSpec.sets``.
-
-    ``(modulus, stop mode, stop table, cumulative weights, columns, scatter code, rows,
-    prefix table, open states, prefix offsets, (prefix reels,), *states)``: a spin draws
-    ``u < modulus[r]`` on each reel, maps it to a stop (directly, through the stop table,
-    or by searching the cumulative weights), reads ``columns[r, stop]`` and adds
-    ``scatter code[r, stop]``; its line credits come from the prefix table (packed
-    ``credits << 32 | first open state``) and the open states' transitions reel by reel
-    (see :class:`_States`).
-
-    (A table of the whole remainder, by open state and stops of the remaining reels, was
-    tried: on the benchmark game it is 5.5 MB and its cache misses made spins slower.)
-    """
-    n_reels = ra.n_reels
-    n_stops = np.array([len(s) for s in ra.strips], dtype=np.int64)
-    width = int(n_stops.max())
-    totals = [int(ra.weights[r].sum()) if ra.weighted else int(n_stops[r]) for r in range(n_reels)]
-    small = max(totals) <= LUT_MAX
-    mod = np.array(totals, dtype=np.uint64)
-    mode = np.full(n_reels, (STOP_TABLE if small else STOP_SEARCH) if ra.weighted else STOP_DIRECT, dtype=np.int64)
-    lut = np.zeros((n_reels, max(totals) if ra.weighted and small else 1), dtype=np.int64)
-    cum = np.full((n_reels, width), np.iinfo(np.int64).max, dtype=np.int64)
-    cols = np.zeros((n_reels, width, int(ra.rows.max())), dtype=np.int64)
-    code = np.zeros((n_reels, width), dtype=np.int64)
-    for r in range(n_reels):
-        n = int(n_stops[r])
-        if totals[r] >= 1 << 32:
-            msg = f"reel set {ra.name!r}: reel {r + 1} has total weight {totals[r]}; the simulator draws below 2**32"
+def sim_tables(game: Game, stake: Stake) -> list[tuple[Block, SimTable]]:
+    """Every block's simulator table, in the game's order; a block without one is refused."""
+    out = []
+    for f in game.features:
+        table = f.sim_table(game, stake) if isinstance(f, Block) else None
+        if table is None:
+            msg = (f"{game.name}: feature {f.name!r} ({f.kind}) gives the simulator no table, so the game cannot be "
+                   "simulated; its block needs a sim_table method (docs/simulator.md)")
             raise ModelError(msg)
-        if ra.weighted:
-            cum[r, :n] = np.cumsum(ra.weights[r])
-            if small:
-                lut[r, : totals[r]] = np.repeat(np.arange(n), ra.weights[r])
-        col = ra.columns(r)
-        cols[r, :n, : col.shape[1]] = col
-        one = np.array([int(ra.rows[r])], dtype=np.int64)
-        for i in range(n):
-            code[r, i] = scatter_code(col[i : i + 1], one, scatter_of, radix)
-    k = 0
-    while lines[0].shape[0] > 1 and k < n_reels and int(np.prod(n_stops[: k + 1])) <= PREFIX_BUDGET:
-        k += 1
-    table, opened, offsets = prefix_table(k, n_stops, cols, *lines)
-    states = _States(n_stops, cols, lines)
-    open_ids = [states.id(int(rn), int(sn)) for rn, sn in opened[: table[-1, 1]]]
-    states.close()
-    packed_states = states.packed()
-    open_states = packed_states[open_ids] if open_ids else np.zeros(1, dtype=np.int64)
-    if table[:, 0].max() >= 1 << 31 or table[-1, 1] >= 1 << 32:
-        msg = f"reel set {ra.name!r}: the line prefix table outgrows its 32-bit fields"
-        raise ModelError(msg)
-    packed = (table[:, 0] << 32) | table[:, 1]  # credits, first open state
-    trans, nxt = states.tables()
-    return [mod, mode, lut, cum, cols, code, ra.rows.astype(np.int64), packed, open_states, offsets,
-            np.array([k], dtype=np.int64), trans, nxt]
-
-
-def _stack(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """``a`` and ``b`` stacked on a new first axis, zero-padded to a common shape."""
-    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
-    out = np.zeros((2, *shape), dtype=a.dtype)
-    out[0][tuple(slice(0, x) for x in a.shape)] = a
-    out[1][tuple(slice(0, x) for x in b.shape)] = b
+        out.append((f, table))
     return out
 
 
-_PLAYED = frozenset({"free_spins", "gamble", "cap"})
-"""The feature kinds the simulator knows how to play; a game using any other one is refused."""
+def _variants(game: Game, tables: list[tuple[Block, SimTable]]) -> list[Variant]:
+    """The base spin's variants: the product of every modifier's (weights multiply, later fields override)."""
+    out = [Variant(1)]
+    for block, table in tables:
+        if not isinstance(table, Variants):
+            continue
+        if not table.choices or any(c.weight < 0 for c in table.choices) or sum(c.weight for c in table.choices) == 0:
+            msg = f"{game.name}: feature {block.name!r}: the variants need weights ≥ 0, not all 0"
+            raise ModelError(msg)
+        out = [Variant(a.weight * b.weight, b.reels or a.reels, b.rows or a.rows, b.lines or a.lines,
+                       a.forced + b.forced, ": ".join(x for x in (a.label, b.label) if x))
+               for a in out for b in table.choices if b.weight > 0]
+    if sum(v.weight for v in out) >= 1 << 32:
+        msg = f"{game.name}: the base variants' weights total 2**32 or more"
+        raise ModelError(msg)
+    return out
 
 
-def _played(game: Game) -> tuple[FreeSpins | None, Cap | None]:
-    """The free-spin and cap blocks the kernels play (at most one free-spin feature)."""
-    unknown = sorted({f.kind for f in game.features if f.kind not in _PLAYED})
-    if unknown:
-        msg = f"{game.name}: the simulator does not play {', '.join(unknown)} yet"
-        raise ModelError(msg)
-    fss = [f for f in game.features if isinstance(f, FreeSpins)]
-    if len(fss) > 1:
-        msg = f"{game.name}: the simulator plays one free-spin feature, the game has {len(fss)}"
-        raise ModelError(msg)
-    caps = [f for f in game.features if isinstance(f, Cap)]
-    return (fss[0] if fss else None), (caps[-1] if caps else None)
+def _bases(game: Game, keys: list[ModelKey], digits: list[tuple[int, ...]], forced: set[int]) -> list[int]:
+    """How many values each observation digit takes: 1 + the most cells any model's window shows of its symbols."""
+    most_cells = 0
+    bound = [0] * len(digits)
+    for reels, rows, _, _ in keys:
+        ra = reel_arrays(game, reels)
+        cells = ra.n_reels * rows if rows is not None else int(ra.rows.sum())
+        most_cells = max(most_cells, cells)
+        for d, ids in enumerate(digits):
+            shown = 0
+            for r in range(ra.n_reels):
+                n = len(ra.strips[r])
+                h = rows if rows is not None else int(ra.rows[r])
+                hit = np.isin(ra.strips[r], ids).astype(np.int64)
+                shown += int(max(hit[(np.arange(n)[:, None] + np.arange(h)[None, :]) % n].sum(axis=1)))
+            bound[d] = max(bound[d], shown)
+    return [1 + (most_cells if set(ids) & forced else bound[d]) for d, ids in enumerate(digits)]
 
 
 def compile_game(game: Game, *, reels: str | None = None, lines: int | None = None,
                  coins: int | None = None) -> SimSpec:
-    """Compile ``game`` (base reel set ``reels``, ``lines`` lines at ``coins`` coins) for the kernels.
+    """Compile ``game`` (base reel set ``reels``, ``lines`` lines at ``coins`` coins) for the driver.
 
     Examples
     --------
@@ -170,61 +147,96 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     >>> spec.components, spec.total_bet
     (('lines',), 1)
     """
-    fs, cap = _played(game)
     t = pay_tables(game, lines=lines, coins=coins)
-    base_ra = reel_arrays(game, reels)
-    free_ra = reel_arrays(game, fs.reels) if fs is not None else base_ra
-    if free_ra.n_reels != base_ra.n_reels:
-        msg = f"free-spin reel set {free_ra.name!r} has {free_ra.n_reels} reels, the base game {base_ra.n_reels}"
+    stake = Stake(t.total_bet, game.bet.lines if lines is None else lines, game.bet.coins[0] if coins is None else coins)
+    base_reels = game.reel_set(reels).name
+    tables = sim_tables(game, stake)
+    seqs = [(b.name, b.component, tab) for b, tab in tables if isinstance(tab, Sequence)]
+    if len(seqs) > K.TRIGGER_BITS:
+        msg = f"{game.name}: the simulator starts at most {K.TRIGGER_BITS} sequence features from a base spin"
         raise ModelError(msg)
-    scat = [int(s) for s in t.scatter_ids]
-    trigger = -1
-    if fs is not None:
-        tid = t.names.index(fs.trigger)
-        if tid not in scat:
-            scat.append(tid)
-        trigger = scat.index(tid)
-    scatter_of = np.full(t.n_symbols, -1, dtype=np.int64)
-    for k, s in enumerate(scat):
-        scatter_of[s] = k
-    top = max(int(base_ra.rows.sum()), int(free_ra.rows.sum()))
-    radix = np.array([(top + 1) ** k for k in range(len(scat))], dtype=np.int64)
-    n_codes = (top + 1) ** len(scat)
+    b = Builder(game.name, t.names, seqs, t.total_bet, stake.lines, tuple(rs.name for rs in game.reel_sets))
+    paying = [sp for sp in game.scatter_pays if sp.pays]
+    for sp in paying:  # the scatter pays read the first digits
+        b.digit(b.symbols((sp.symbol,), f"{game.name}: scatter pays"))
+    variants = _variants(game, tables)
+    for i, v in enumerate(variants):
+        b.variant(v.reels or base_reels, v.rows, v.lines, v.forced, v.label, f"{game.name}: base variant {i}")
+    for j in range(len(seqs)):
+        b.feature(j)
+    keys = list(b.models)
+    bases = _bases(game, keys, b.digits, b.forced)
+    n_codes = int(np.prod(bases)) if bases else 1
     if n_codes > 1 << 22:
-        msg = f"{len(scat)} scatter symbols on {top} positions: too many scatter combinations to tabulate"
+        msg = f"{game.name}: {len(bases)} counted symbol sets take {n_codes:,} combinations, too many to tabulate"
         raise ModelError(msg)
-    spay = np.zeros(n_codes, dtype=np.int64)
-    trig = np.zeros(n_codes, dtype=np.int64)
-    for code in range(n_codes):
-        counts = [code // (top + 1) ** k % (top + 1) for k in range(len(scat))]
-        spay[code] = sum(int(t.scatter_pay[k, counts[k]]) for k in range(len(t.scatter_ids))) * t.total_bet
-        trig[code] = counts[trigger] if trigger >= 0 else 0
-    award = np.array([fs.award(c) if fs else 0 for c in range(top + 1)], dtype=np.int64)
-    retrig = np.array([fs.retrigger(c) if fs else 0 for c in range(top + 1)], dtype=np.int64)
-    alphabets = [sorted({int(s) for ra in (base_ra, free_ra) for s in ra.strips[r]}) for r in range(t.n_reels)]
-    if t.ways:  # no lines: an empty walk
-        line_arrays = (*_row_trie(np.zeros((0, t.n_reels), dtype=np.int64)), np.full((1, t.n_symbols), -1))
-    else:
-        line_arrays = (*_row_trie(t.lines), _symbol_trie(t, alphabets))
-    walk = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in line_arrays)
-    base = _reel_set(base_ra, scatter_of, radix, walk)
-    free = _reel_set(free_ra, scatter_of, radix, walk) if fs is not None else base
-    par = np.zeros(N_PAR, dtype=np.int64)
-    par[P_WAYS] = int(t.ways)
-    par[P_FS_MULT] = fs.multiplier if fs else 1
-    par[P_FS_MULT_SCATTER] = int(fs.multiply_scatter) if fs else 0
-    par[P_MAX_SPINS] = fs.max_spins if fs and fs.max_spins is not None else 1 << 62
-    par[P_TOTAL_BET] = t.total_bet
-    cap_credits = cap.credits(t.total_bet, coins if coins is not None else game.bet.coins[0]) if cap else None
-    if cap_credits is not None and cap_credits.denominator != 1:
-        msg = f"{game.name}: the cap is {cap_credits} credits at this bet, not a whole number"
+    symcode = b.symcode(bases)
+    height = max(int(reel_arrays(game, r).rows.max()) if rows is None else rows for r, rows, _, _ in keys)
+    # the models: one symbol trie over every symbol the line rule may read on each reel
+    reads: list[npt.NDArray[np.int64]] = []
+    for _, _, _, remap in keys:
+        read = np.arange(t.n_symbols, dtype=np.int64)
+        for s, as_ in remap:
+            read[s] = as_
+        reads.append(read)
+    alphabets = [sorted({int(x) for (r_name, _, _, _), read in zip(keys, reads, strict=True)
+                         for x in read[reel_arrays(game, r_name).strips[r]].tolist() + read[sorted(b.forced)].tolist()})
+                 for r in range(game.n_reels)]
+    sym = np.full((1, t.n_symbols), -1, dtype=np.int64) if t.ways else _symbol_trie(t, alphabets)
+    parts = []
+    for key in keys:
+        n = key[2]
+        if t.ways:
+            line_rows = np.zeros((0, game.n_reels), dtype=np.int64)
+        else:
+            if n > len(game.paylines):
+                msg = f"{game.name}: a spin plays {n} lines, the game has {len(game.paylines)} paylines"
+                raise ModelError(msg)
+            line_rows = np.array(game.paylines[:n], dtype=np.int64).reshape(n, game.n_reels)
+        base_model = any(row[0] == len(parts) for row in b.var)
+        parts.append(compile_model(reel_arrays(game, key[0]), t, key, line_rows, sym, symcode, height, base_model))
+    models = stack_models(keys, parts)
+    # one look-up per observation code: scatter credits << 16 | the features its counts start
+    codes = np.arange(n_codes, dtype=np.int64)
+    radix = np.cumprod([1, *bases[:-1]]).astype(np.int64) if bases else np.ones(0, dtype=np.int64)
+    counts = {ids: (codes // radix[d]) % bases[d] for d, ids in enumerate(b.digits)}
+    credits = np.zeros(n_codes, dtype=np.int64)
+    for d, sp in enumerate(paying):
+        credits += np.array([sp.pay(int(c)) for c in range(bases[d])], dtype=np.int64)[counts[b.digits[d]]]
+    mask = np.zeros(n_codes, dtype=np.int64)
+    for j, (name, _, seq) in enumerate(seqs):
+        ok = np.ones(n_codes, dtype=bool)
+        for test in seq.trigger:
+            where = f"{game.name}: feature {name!r} trigger"
+            ok &= compare(static_value(test.value, counts, b.sid, where), test.op, test.constant)
+        mask |= ok.astype(np.int64) << j
+    ptab = (credits * t.total_bet << 16) | mask
+    weights = np.array([v.weight for v in variants], dtype=np.int64)
+    program = b.finish(bases, height, game.n_reels, ptab, np.cumsum(weights), sym)
+    caps = [tab.credits for _, tab in tables if isinstance(tab, RoundCap)]
+    cap = min(caps) if caps else None
+    if cap is not None and Fraction(cap).denominator != 1:
+        msg = f"{game.name}: the cap is {cap} credits at this bet, not a whole number"
         raise ModelError(msg)
-    par[P_CAP] = int(cap_credits) if cap_credits is not None else 1 << 62
+    ladders = [tab for _, tab in tables if isinstance(tab, Ladder)]
+    par = np.zeros(K.N_PAR, dtype=np.int64)
+    par[K.P_WAYS] = int(t.ways)
+    par[K.P_TOTAL_BET] = t.total_bet
+    par[K.P_CAP] = int(cap) if cap is not None else 1 << 62
+    par[K.P_HEIGHT] = height
+    par[K.P_VARIANTS] = len(variants)
+    par[K.P_VTOTAL] = int(weights.sum())
+    par[K.P_REGS] = len(b.regs)
+    par[K.P_VALS] = b.n_vals
+    par[K.P_FEATURES] = len(seqs)
+    par[K.P_WINDOW] = int(b.cells)  # some instruction reads the window (cell masks, forced cells)
     components = ("ways" if t.ways else "lines",) + (("scatter",) if len(t.scatter_ids) else ())
-    components += ("free spins",) if fs is not None else ()
+    components += tuple(name.removeprefix("component:") for name in b.slots if name.startswith("component:"))
     components += ("cap",) if cap is not None else ()
     return SimSpec(
         name=game.name, total_bet=t.total_bet, ways=t.ways, components=components,
-        sets=tuple(_stack(a, b) for a, b in zip(base, free, strict=True)), lines=walk,
-        ways_tables=(t.match, t.pay, t.mult), tabs=(spay, trig, award, retrig), par=par,
+        features=tuple(name for name, _, _ in seqs), models=models.arrays, program=program,
+        ways_tables=(t.match, t.pay, t.mult), par=par, slots=dict(b.slots), n_acc=b.n_acc,
+        ladder=ladders[0] if ladders else None, model_keys=models.keys,
     )
+

@@ -1,133 +1,183 @@
-"""``mathkit tune``: tune to a target RTP, write RTP variants, or print the exact sensitivities.
+"""``mathkit tune``: tune a game to its targets, write RTP variants, or print the exact sensitivities.
 
-Exit status 0 when every target is reached, 1 when one is not reachable under
-the constraints (the nearest design is still written), 2 on a bad game file or
-bad arguments (see :mod:`mathkit.tune`).
+Targets come from the game's ``[targets]`` table and constraints from its
+``[tuning]`` table, then from the flags (a flag wins).  Exit status 0 when every target is met, 1 when one is out
+of reach under the constraints (the closest design is still written, and the
+miss printed with the closest figures), 2 on a bad game file or bad arguments.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..cliargs import check_output, nonnegative, number, positive
-from ..errors import MathkitError, located
-from ..sensitivity import play_reels
+from ..cliargs import check_output, fraction_arg, nonnegative, number, positive
+from ..errors import MathkitError, ModelError, located
+from ..game import Game
+from ..sensitivity import pay_sensitivity, play_reels, sensitivity_text, symbol_sensitivity
 from .constraints import Constraints
-from .solve import TuneResult, _same_file, tune, write_result
-from .variants import _table_csv, _table_text, tune_variants, variant_path, variants_table
+from .result import TuneResult
+from .solve import tune
+from .targets import Target, parse_band
+from .variants import table_csv, table_text, tune_variants, variant_path, variants_table
 
-__all__ = ["cli"]
-
-
-def _parse_rtp(text: str) -> Fraction:
-    t = text.strip()
-    try:
-        value = (Fraction(t[:-1]) / 100 if t.endswith("%") else Fraction(t)) if len(t) <= 40 else None
-    except (ValueError, ZeroDivisionError):
-        value = None
-    if value is None:
-        msg = f"not an RTP: {text!r} (write 0.92, 92% or 23/25)"
-        raise argparse.ArgumentTypeError(msg)
-    if not 0 < value <= 1:
-        msg = (f"RTP {text} is {float(value):.4%} of the bet: a target RTP lies above 0% and at most 100% "
-               "(write 0.92 or 92%)")
-        raise argparse.ArgumentTypeError(msg)
-    return value
-
-
-def _probability(text: str) -> float:
-    value = number(text)
-    if not 0 < value < 1:
-        msg = f"{text} is not a probability between 0 and 1 (write 0.25)"
-        raise argparse.ArgumentTypeError(msg)
-    return value
-
-
-def _positive_number(text: str) -> float:
-    value = number(text)
-    if value <= 0:
-        msg = f"must be more than 0, not {text}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
-
-
-def _steps(text: str) -> int:
-    value = positive(text)
-    if value > 100_000:
-        msg = f"{value:,} steps: at most 100,000"
-        raise argparse.ArgumentTypeError(msg)
-    return value
-
-
-def _parse_list(text: str) -> list[Fraction]:
-    return [_parse_rtp(x) for x in text.split(",") if x.strip()]
+__all__ = ["cli", "write_result"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="mathkit tune", description="Solve strips or pays for a target RTP, exactly.",
-                                epilog="Exit status: 0 target(s) reached, 1 not reachable (nearest written), "
-                                       "2 bad game or arguments.")
+    p = argparse.ArgumentParser(
+        prog="mathkit tune", description="Tune strips or pays to target figures, exactly, with the fewest edits.",
+        epilog="Targets take a value (default tolerance) or a band LOW..HIGH.  Exit status: 0 every target met, "
+               "1 a target out of reach (closest design written), 2 bad game or arguments.")
     p.add_argument("game", type=Path, help="game file (TOML); never overwritten")
-    p.add_argument("--target-rtp", type=_parse_rtp, help="target RTP: 0.92, 92%% or 23/25")
-    p.add_argument("--variants", type=_parse_list, help="comma-separated targets (strips only), one file each")
-    p.add_argument("--out", type=Path, help="output game file (variants: the name pattern's base)")
-    p.add_argument("--sensitivity", action="store_true",
+    t = p.add_argument_group("targets (besides the game's [targets]; the RTP defaults to declared_rtp)")
+    t.add_argument("--target-rtp", help="total RTP: 0.94, 94%% or 94%%..94.01%%")
+    t.add_argument("--tolerance-pp", type=fraction_arg, default=None, help="RTP tolerance in pp (default 0.005)")
+    t.add_argument("--sd", help="σ of a whole play per total bet (default tolerance ±5%%)")
+    t.add_argument("--sd-tol", help="tolerance on σ")
+    t.add_argument("--vi", help="volatility index 1.645·σ (±5%%)")
+    t.add_argument("--hit-frequency", help="P(a base spin pays), e.g. 0.30 (±0.005)")
+    t.add_argument("--hf-tol", help="tolerance on the hit frequency")
+    t.add_argument("--feature-frequency", help="1 in N base spins starts a feature (±5%% of N)")
+    t.add_argument("--top-award", help="top line award 1 in N games per line (±10%% of N)")
+    t.add_argument("--component", action="append", default=[], metavar="NAME=RTP",
+                   help='RTP of one component, e.g. "free spins=0.24" (±0.1 pp); repeatable')
+    t.add_argument("--variants", help="comma-separated RTPs: one file each, chained so neighbours differ least")
+    c = p.add_argument_group("constraints (defaults: see mathkit.tune.constraints)")
+    c.add_argument("--reels", help="comma-separated reel sets to change (default: the default set)")
+    c.add_argument("--vary", choices=("strips", "pays", "both"), help="what may change (default: strips)")
+    c.add_argument("--fixed", help="comma-separated symbols whose stops never change, or 'none' "
+                                   "(default: every wild, scatter and bonus symbol)")
+    c.add_argument("--count-tolerance", type=fraction_arg, help="per-reel counts within ±this (default 0.25)")
+    c.add_argument("--keep-stacks", action=argparse.BooleanOptionalAction, default=None)
+    c.add_argument("--keep-length", action=argparse.BooleanOptionalAction, default=None)
+    c.add_argument("--scatter-spacing", type=nonnegative, help="stops between two scatters at least (default: rows)")
+    c.add_argument("--hierarchy", help="symbol tiers high to low, tiers by '/' and ties by ',': DRAGON/PHOENIX/ACE,KING")
+    c.add_argument("--no-adjacent", help="comma-separated symbols never next to themselves")
+    c.add_argument("--max-run", help="longest runs, e.g. NINE=2,TEN=2")
+    c.add_argument("--feature-frequency-tolerance", help="keep the feature frequency within ±this (0.05), or 'none'")
+    o = p.add_argument_group("output")
+    o.add_argument("--out", type=Path, help="tuned game file (variants and candidates: the names' base)")
+    o.add_argument("--candidates", type=positive, default=1, help="up to K distinct solutions across σ, low to high")
+    o.add_argument("--force", action="store_true", help="replace existing output files")
+    o.add_argument("--json", action="store_true", help="print the result as JSON")
+    o.add_argument("--time-limit", type=_seconds, default=120.0, help="seconds after which no new step starts")
+    o.add_argument("--sensitivity", action="store_true",
                    help="print the exact ∂RTP/∂(symbol on reel) and ∂RTP/∂(pay) tables instead of tuning")
-    p.add_argument("--force", action="store_true", help="replace an existing output file")
-    p.add_argument("--vary", choices=("strips", "pays", "both"), default="strips")
-    p.add_argument("--reels", help="reel set to change (default: the game's default set)")
-    p.add_argument("--hit-frequency", type=_probability, help="secondary target: base-spin hit frequency (0.25)")
-    p.add_argument("--hf-tol", type=_positive_number, default=0.005, help="tolerance on the hit frequency (default 0.005)")
-    p.add_argument("--sd", type=_positive_number, help="secondary target: base-spin σ per total bet")
-    p.add_argument("--sd-tol", type=_positive_number, help="tolerance on σ (default 5%% of --sd)")
-    p.add_argument("--keep-length", action=argparse.BooleanOptionalAction, default=True,
-                   help="keep strip lengths (default); --no-keep-length allows inserting and deleting stops")
-    p.add_argument("--min-scatter-spacing", type=nonnegative, help="stops between two scatters at least (default: rows)")
-    p.add_argument("--max-stack", type=positive, help="longest run of one symbol (default: the original's per symbol)")
-    p.add_argument("--fixed", default="", help="comma-separated symbols whose stops must not change")
-    p.add_argument("--tolerance-pp", type=_positive_number, default=0.005, help="RTP tolerance in pp (default 0.005)")
-    p.add_argument("--seed", type=nonnegative, default=0, help="seed for the choice between equivalent stops")
-    p.add_argument("--max-steps", type=_steps, default=500, help="most moves (default 500, at most 100000)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
     return p
 
 
-def _summary(res: TuneResult, path: Path) -> dict[str, Any]:
-    return {
-        "file": str(path), "target": float(res.target), "rtp": float(res.rtp),
-        "rtp_exact": f"{res.rtp.numerator}/{res.rtp.denominator}", "rtp_before": float(res.rtp_before),
-        "error_pp": res.error_pp, "reached": res.reached, "declared_rtp": float(res.game.declared_rtp or 0),
-        "moves": [m.text for m in res.moves], "evaluations": res.evaluations, "seconds": res.seconds,
-        "hit_frequency": res.hit_frequency, "sd": res.sd, "secondary_ok": res.secondary_ok, "notes": list(res.notes),
-    }
+def _seconds(text: str) -> float:
+    value = number(text)
+    if value <= 0:
+        msg = f"must be more than 0 seconds, not {text}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
 
 
-def _print_result(res: TuneResult, path: Path) -> None:
-    print(f"{path}: RTP {100 * float(res.rtp_before):.4f}% → {100 * float(res.rtp):.6f}% "
-          f"(target {100 * float(res.target):.4f}%, Δ {res.error_pp:+.6f} pp) — "
-          f"{'reached' if res.reached else 'NOT reached'}; {len(res.moves)} moves, {res.evaluations} exact "
-          f"evaluations, {res.seconds:.1f} s")
-    for m in res.moves:
-        print(f"  {m.text}")
-    if res.hit_frequency is not None:
-        print(f"  base spin: hit frequency {100 * res.hit_frequency:.4f}%, σ {res.sd:.4f}")
-    for n in res.notes:
-        print(f"  note: {n}")
+def _rtp(text: str, tolerance: str | None = None, flag: str = "--target-rtp") -> Target:
+    """An RTP target from the command line, above 0% and at most 100% of the bet (a tuned game never pays more)."""
+    t = parse_band("rtp", text, tolerance)
+    if t.low <= 0 or t.high > 1:
+        bad = t.high if t.high > 1 else t.low
+        msg = f"RTP {text} is {float(bad):.4%} of the bet: a target RTP lies above 0% and at most 100%"
+        raise ModelError(msg, field=flag, fix="write 0.92, 92% or 23/25")
+    return t
 
 
-def _sensitivity_cli(args: argparse.Namespace) -> int:
-    from ..io import load_game
-    from ..sensitivity import pay_sensitivity, sensitivity_text, symbol_sensitivity
+def _names(text: str | None) -> tuple[str, ...]:
+    return tuple(x.strip() for x in (text or "").split(",") if x.strip())
 
-    game = load_game(args.game)
-    with located(path=args.game):
-        sym = symbol_sensitivity(game, args.reels)
-        pays = pay_sensitivity(game, play_reels(game, sym.reels))
+
+def _targets(args: argparse.Namespace) -> list[Target]:
+    out = []
+    if args.target_rtp:
+        tol = None if args.tolerance_pp is None else str(args.tolerance_pp / 100)
+        out.append(_rtp(args.target_rtp, tol))
+    for figure, tol in (("sd", args.sd_tol), ("vi", None), ("hit_frequency", args.hf_tol),
+                        ("feature_frequency", None), ("top_award", None)):
+        text = getattr(args, figure)
+        if text:
+            out.append(parse_band(figure, text, tol))
+    for item in args.component:
+        name, sep, value = item.partition("=")
+        if not sep:
+            msg = f'--component {item!r}: write NAME=RTP, e.g. "free spins=0.24"'
+            raise ModelError(msg)
+        out.append(parse_band(f"component:{name.strip()}", value))
+    return out
+
+
+def _constraints(game: Game, args: argparse.Namespace) -> Constraints:
+    fixed = None if args.fixed is None else frozenset() if args.fixed.strip() == "none" else frozenset(_names(args.fixed))
+    runs = None
+    if args.max_run:
+        runs = tuple((k.strip(), int(v)) for k, _, v in (x.partition("=") for x in _names(args.max_run)))
+    hierarchy = None
+    if args.hierarchy:
+        hierarchy = tuple(_names(tier) for tier in args.hierarchy.split("/") if tier.strip())
+    ff = args.feature_frequency_tolerance
+    cons = Constraints.build(game, fixed=fixed, count_tolerance=args.count_tolerance, keep_stacks=args.keep_stacks,
+                             keep_length=args.keep_length, scatter_spacing=args.scatter_spacing,
+                             no_adjacent=None if args.no_adjacent is None else frozenset(_names(args.no_adjacent)),
+                             max_run=runs, hierarchy=hierarchy,
+                             feature_frequency_tolerance=None if ff in (None, "none") else Fraction(ff))
+    if ff == "none":
+        cons = dataclasses.replace(cons, feature_frequency_tolerance=None)
+    cons.fixed_symbols(game)  # an unknown symbol is an error before any work
+    return cons
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and a.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def write_result(game: Game, out: str | Path, *, force: bool = False, source: str | Path | None = None) -> Path:
+    """Save a tuned game atomically as an edit of ``source`` (:func:`mathkit.io.save_game`: the designer's
+    comments and layout kept, only the changed values rewritten); never over ``source``; an existing file only
+    with ``force``."""
+    target = Path(out)
+    if source is not None and _same_file(Path(source), target):
+        msg = f"{target} is the input game: the original is never overwritten; choose another --out"
+        raise FileExistsError(msg)
+    from ..io import save_game
+
+    return save_game(game, target, overwrite=force, template=source)
+
+
+def _check_outputs(paths: Sequence[Path], source: Path, force: bool) -> None:
+    for o in paths:
+        check_output(o, what="--out")
+        if _same_file(source, o):
+            msg = f"{o} is the input game: the original is never overwritten; choose another --out"
+            raise FileExistsError(msg)
+        if o.exists() and not force:
+            msg = f"{o} exists; pass --force to replace it"
+            raise FileExistsError(msg)
+
+
+def _summary(res: TuneResult, paths: Sequence[Path]) -> dict[str, Any]:
+    return {"files": [str(p) for p in paths], "reached": res.reached, "reels": list(res.reels), "vary": res.vary,
+            "targets": [{"figure": t.figure, "low": float(t.low), "high": float(t.high)} for t in
+                        (*res.targets.items, *res.kept)],
+            "before": {r["figure"]: None if r["before"] is None else float(r["before"]) for r in res.table()},
+            "candidates": [c.as_dict() for c in res.candidates], "notes": list(res.notes),
+            "evaluations": res.evaluations, "seconds": res.seconds, "cpu_seconds": res.cpu_seconds}
+
+
+def _sensitivity(game: Game, args: argparse.Namespace) -> int:
+    reels = _names(args.reels)
+    sym = symbol_sensitivity(game, reels[0] if reels else None)
+    pays = pay_sensitivity(game, play_reels(game, sym.reels))
     if args.json:
         print(json.dumps({
             "reels": sym.reels, "rtp": float(sym.rtp), "heatmap": sym.heatmap(),
@@ -147,64 +197,58 @@ def cli(argv: list[str]) -> int:
     from ..io import load_game
 
     try:
+        game = load_game(args.game)
         if args.sensitivity:
-            return _sensitivity_cli(args)
+            with located(path=args.game):
+                return _sensitivity(game, args)
         if args.out is None:
             print("mathkit tune: give --out FILE", file=sys.stderr)
             return 2
-        if args.target_rtp is None and not args.variants:
-            print("mathkit tune: give --target-rtp R or --variants R1,R2,...", file=sys.stderr)
-            return 2
-        game = load_game(args.game)
-        targets = args.variants or [args.target_rtp]
-        outs = [variant_path(args.out, t) for t in targets] if args.variants else [args.out]
-        for o in [*outs, *([variant_path(args.out, Fraction(0)).with_name(f"{args.out.stem}_variants.csv")]
-                           if args.variants else [])]:
-            if _same_file(args.game, o):
-                print(f"error: {o} is the input game: the original is never overwritten; choose another --out",
-                      file=sys.stderr)
-                return 2
-            if o.exists() and not args.force:
-                print(f"error: {o} exists; pass --force to replace it", file=sys.stderr)
-                return 2
-            check_output(o, what="--out")
-        fixed = frozenset(x.strip() for x in args.fixed.split(",") if x.strip())
-        cons = Constraints(args.keep_length, args.min_scatter_spacing, args.max_stack, fixed)
-        kw: dict[str, Any] = {
-            "reels": args.reels, "constraints": cons, "tolerance": Fraction(str(args.tolerance_pp)) / 100,
-            "hit_frequency": args.hit_frequency, "sd": args.sd, "hf_tol": args.hf_tol, "sd_tol": args.sd_tol,
-            "seed": args.seed, "max_steps": args.max_steps, "progress": None,
-        }
+        check_output(args.out, what="--out")  # before any computing: the folder exists and takes new files
+        extra = _targets(args)
         with located(path=args.game):
-            if args.reels is not None:
-                game.reel_set(args.reels)
-            if args.variants:
-                results = tune_variants(game, targets, **kw)
-            else:
-                results = [tune(game, targets[0], vary=args.vary, **kw)]
-        for res, o in zip(results, outs, strict=True):
-            write_result(res, o, force=args.force, source=args.game)
-        summaries = [_summary(r, o) for r, o in zip(results, outs, strict=True)]
-        table: list[dict[str, Any]] = []
+            cons = _constraints(game, args)
+        kw: dict[str, Any] = {"reels": _names(args.reels) or None, "vary": args.vary, "time_limit": args.time_limit}
         if args.variants:
-            from ..report import write_atomic
+            rtps = [_rtp(x, flag="--variants").value for x in _names(args.variants)]
+            paths = [variant_path(args.out, r) for r in rtps]
+            csv_path = args.out.with_name(f"{args.out.stem}_variants.csv")
+            _check_outputs([*paths, csv_path], args.game, args.force)
+            others = [t for t in extra if t.figure != "rtp"]
+            with located(path=args.game):
+                results = tune_variants(game, rtps, others, cons, **kw)
+            for res, path in zip(results, paths, strict=True):
+                write_result(res.game, path, force=args.force, source=args.game)
+            rows = variants_table(results, paths)
+            from ..io import write_atomic
 
-            table = variants_table(results, outs)
-            write_atomic(args.out.with_name(f"{args.out.stem}_variants.csv"), _table_csv(table))
-        if args.json:
-            print(json.dumps({"results": summaries, "variants": table} if args.variants else summaries[0], indent=2,
-                             ensure_ascii=False))
-        else:
-            for r, o in zip(results, outs, strict=True):
-                _print_result(r, o)
-            if table:
+            write_atomic(csv_path, table_csv(rows))
+            if args.json:
+                print(json.dumps({"variants": rows, "results": [_summary(r, [p]) for r, p in
+                                                                zip(results, paths, strict=True)]},
+                                 indent=2, ensure_ascii=False, default=str))
+            else:
+                for res, path in zip(results, paths, strict=True):
+                    print(f"{path}: {res.text()}")
                 print()
-                print(_table_text(table))
-                print(f"table written to {args.out.with_name(f'{args.out.stem}_variants.csv')}")
-    except MathkitError as exc:
+                print(table_text(rows))
+                print(f"table written to {csv_path}")
+            return 0 if all(r.reached for r in results) else 1
+        with located(path=args.game):
+            res = tune(game, extra, cons, candidates=args.candidates, **kw)
+        stem = args.out
+        paths = [stem] if len(res.candidates) == 1 else [stem.with_name(f"{stem.stem}_c{i + 1}{stem.suffix or '.toml'}")
+                                                          for i in range(len(res.candidates))]
+        _check_outputs(paths, args.game, args.force)
+        for c, path in zip(res.candidates, paths, strict=True):
+            write_result(c.game, path, force=args.force, source=args.game)
+        if args.json:
+            print(json.dumps(_summary(res, paths), indent=2, ensure_ascii=False, default=str))
+        else:
+            print(f"{args.game} → {', '.join(map(str, paths))} ({res.seconds:.1f} s, {res.cpu_seconds:.1f} s CPU, "
+                  f"{res.evaluations} exact evaluations)")
+            print(res.text())
+        return 0 if res.reached else 1
+    except (MathkitError, FileExistsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except FileExistsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0 if all(r.reached for r in results) else 1

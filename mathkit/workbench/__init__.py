@@ -1,7 +1,9 @@
 """The workbench: widgets over a game's exact maths (see :mod:`mathkit.workbench.app`).
 
-``model`` holds the edits and figures without widgets, ``views`` the text and HTML
-shown, ``editors`` the editor widgets, ``app`` the :class:`Workbench` that wires them.
+``model`` and ``stripops`` hold the edits without widgets, ``views`` the text and HTML
+shown, ``worker`` and ``scheduler`` the slow figures (in a worker process), one module
+per tab (``strips``, ``editors``, ``targets``, ``tables``, ``compare``, ``files``; see
+``panel``), ``figures`` the plots, ``app`` the :class:`Workbench` that wires them.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""The editor widgets of the workbench: strips, paytable, feature parameters.
+"""The paytable and feature tabs: one number box per pay and per feature field.
 
-Each ``*_editor`` function builds the widgets for one game; ``set_*`` writes a
-game's values back into them (undo, reload).  The widgets carry stable CSS
-classes for browser tests (``mk-strip-0``, ``mk-pay-H1-5``, ``mk-feature-free_spins-multiplier`` …).
-Wiring the widgets to edits is the :class:`~mathkit.workbench.app.Workbench`'s job.
+``pay_editor`` / ``feature_editor`` build the widgets for one game, ``set_*``
+write a game's values back into them (undo); :class:`PayPanel` and
+:class:`FeaturePanel` wire them to edits.  Stable CSS classes for tests:
+``mk-pay-H1-5`` (``-c1`` … for a per-coin pay), ``mk-scatter-EMPEROR-3``,
+``mk-feature-free_spins-multiplier``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..game import Game
-from .model import strip_text
+from .model import with_feature, with_line_pay, with_scatter_pay
+from .panel import Panel
 
-__all__ = ["FeatureEditor", "PayEditor", "StripEditor", "css_name", "feature_editor", "pay_editor", "set_features",
-           "set_pays", "set_strips", "strip_editor"]
+__all__ = ["FeatureEditor", "FeaturePanel", "PayEditor", "PayPanel", "box_width", "css_name", "feature_editor",
+           "pay_editor", "pay_header", "set_features", "set_pays"]
 
 
 def css_name(text: str) -> str:
@@ -32,50 +34,24 @@ def css_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", text)
 
 
+def box_width(values: list[int], description: str = "") -> str:
+    """A number box wide enough for the largest value with room to type two more digits (CSS width).
+
+    Examples
+    --------
+    >>> box_width([5, 100]), box_width([5000], "3 ×")
+    ('68px', '100px')
+    """
+    digits = max(len(str(v)) for v in values) + 2
+    return f"{28 + 8 * digits + 8 * len(description)}px"
+
+
 def _int_text(value: int, cls: str, width: str = "72px", description: str = "") -> widgets.IntText:
     w = widgets.IntText(value=value, description=description, layout=widgets.Layout(width=width),
                         style={"description_width": "initial"})
     w.add_class(cls)
     w.add_class("mk-number")
     return w
-
-
-# --------------------------------------------------------------------------- strips
-@dataclass
-class StripEditor:
-    """One text area per reel (the strip, space-separated) and the symbol-count grid."""
-
-    box: widgets.VBox
-    areas: list[widgets.Textarea]
-    grid: widgets.HTML
-
-
-def strip_editor(game: Game, reels: str) -> StripEditor:
-    rs = game.reel_set(reels)
-    areas = []
-    rows = []
-    for r in range(rs.n_reels):
-        area = widgets.Textarea(value=strip_text(rs, r), continuous_update=False, rows=3,
-                                layout=widgets.Layout(width="100%"))
-        area.add_class(f"mk-strip-{r}")
-        area.add_class("mk-strip")
-        areas.append(area)
-        label = widgets.HTML(f"<b>reel {r + 1}</b>", layout=widgets.Layout(width="60px"))
-        rows.append(widgets.HBox([label, area], layout=widgets.Layout(width="100%")))
-    grid = widgets.HTML()
-    grid.add_class("mk-count-grid")
-    hint = widgets.HTML("<small>One strip per reel, symbols separated by spaces (a weighted stop: "
-                        "<code>NAME*weight</code>). The change applies when the box loses focus.</small>")
-    box = widgets.VBox([hint, *rows, widgets.HTML("<b>Symbol counts per reel</b> (with the stops each symbol "
-                                                  "sits on)"), grid])
-    return StripEditor(box, areas, grid)
-
-
-def set_strips(editor: StripEditor, game: Game, reels: str) -> None:
-    rs = game.reel_set(reels)
-    for r, area in enumerate(editor.areas):
-        area.value = strip_text(rs, r)
-        area.remove_class("mk-invalid")
 
 
 # --------------------------------------------------------------------------- paytable
@@ -88,14 +64,35 @@ class PayEditor:
     scatter: dict[tuple[str, int], widgets.IntText] = field(default_factory=dict)
 
 
+def pay_header(game: Game) -> str:
+    """What the pay boxes hold: credits per line (or way) at one coin, and how other coin options pay.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> pay_header(load_game("data/games/dynasty.toml"))
+    'credits per line at 1 coin; at 2, 5, 10 coins every pay × coins'
+    >>> pay_header(load_game("data/games/classic_3reel.toml"))
+    'credits per line at 1 coin; at 2, 3 coins × coins, except the per-coin pays (one box per coin option: 1, 2, 3)'
+    """
+    unit = "credits per line" if game.pay_mode == "lines" else "credits per way"
+    coins = game.bet.coins
+    head = f"{unit} at {coins[0]} coin{'s' if coins[0] != 1 else ''}"
+    if len(coins) == 1:
+        return head
+    others = ", ".join(map(str, coins[1:]))
+    if any(len(v) > 1 for e in game.line_pays for _, v in e.pays):
+        return (f"{head}; at {others} coins × coins, except the per-coin pays (one box per coin option: "
+                f"{', '.join(map(str, coins))})")
+    return f"{head}; at {others} coins every pay × coins"
+
+
 def pay_editor(game: Game) -> PayEditor:
     ed = PayEditor(widgets.VBox())
     counts = sorted({k for e in game.line_pays for k, _ in e.pays})
-    unit = "credits per line" if game.pay_mode == "lines" else "credits per way"
-    coins = "" if len(game.bet.coins) == 1 else f" at {', '.join(map(str, game.bet.coins))} coins"
-    head = [widgets.HTML(f"<b>{game.pay_mode}</b> ({unit}{coins})", layout=widgets.Layout(width="150px")),
+    head = [widgets.HTML(f"<b>{game.pay_mode}</b>", layout=widgets.Layout(width="150px")),
             *[widgets.HTML(f"<b>{k} ×</b>", layout=widgets.Layout(width="90px")) for k in counts]]
-    rows: list[widgets.Widget] = [widgets.HBox(head)]
+    rows: list[widgets.Widget] = [widgets.HTML(f"<small>{pay_header(game)}</small>"), widgets.HBox(head)]
     for e in game.line_pays:
         pays = dict(e.pays)
         cells: list[widgets.Widget] = []
@@ -106,17 +103,18 @@ def pay_editor(game: Game) -> PayEditor:
             boxes = []
             for i, v in enumerate(pays[k]):
                 suffix = "" if len(pays[k]) == 1 else f"-c{i}"
-                box = _int_text(v, f"mk-pay-{css_name(e.name)}-{k}{suffix}", width="80px" if len(pays[k]) == 1 else "62px")
+                box = _int_text(v, f"mk-pay-{css_name(e.name)}-{k}{suffix}", width=box_width(list(pays[k])))
                 ed.line[(e.name, k, i)] = box
                 boxes.append(box)
-            cells.append(widgets.HBox(boxes, layout=widgets.Layout(width="auto" if len(boxes) > 1 else "90px")))
+            cells.append(widgets.HBox(boxes, layout=widgets.Layout(width="auto", min_width="90px")))
         label = e.name if e.symbols == (e.name,) else f"{e.name} ({' '.join(e.symbols)})"
         rows.append(widgets.HBox([widgets.HTML(label, layout=widgets.Layout(width="150px")), *cells]))
     for sp in game.scatter_pays:
         rows.append(widgets.HTML(f"<b>scatter {sp.symbol}</b> (× total bet, anywhere)"))
         cells = []
+        width = box_width([v for _, v in sp.pays], "3 ×")
         for k, v in sp.pays:
-            box = _int_text(v, f"mk-scatter-{css_name(sp.symbol)}-{k}", description=f"{k} ×")
+            box = _int_text(v, f"mk-scatter-{css_name(sp.symbol)}-{k}", description=f"{k} ×", width=width)
             ed.scatter[(sp.symbol, k)] = box
             cells.append(box)
         rows.append(widgets.HBox(cells))
@@ -197,3 +195,40 @@ def set_features(editor: FeatureEditor, game: Game) -> None:
             if w is not None:
                 w.value = value
                 w.remove_class("mk-invalid")
+
+
+# --------------------------------------------------------------------------- panels
+class PayPanel(Panel):
+    """The paytable tab: a box per line/ways pay (per coin option where the file has per-coin pays) and scatter pay."""
+
+    title = "paytable"
+
+    def load(self) -> None:
+        self.ed = pay_editor(self.host.game)
+        for (entry, k, i), box in self.ed.line.items():
+            box.observe(lambda ch, e=entry, k=k, i=i: self.host.edit(
+                lambda g: with_line_pay(g, e, k, ch["new"], i), ch["owner"], f"pay {k} × {e} → {ch['new']}"), "value")
+        for (sym, k), box in self.ed.scatter.items():
+            box.observe(lambda ch, s=sym, k=k: self.host.edit(
+                lambda g: with_scatter_pay(g, s, k, ch["new"]), ch["owner"], f"scatter {k} × {s} → {ch['new']}"), "value")
+        self.widget = self.ed.box
+
+    def refresh(self) -> None:
+        self.host.suppressed(lambda: set_pays(self.ed, self.host.game))
+
+
+class FeaturePanel(Panel):
+    """The features tab: one form per feature block, built from its TOML table."""
+
+    title = "features"
+
+    def load(self) -> None:
+        self.ed = feature_editor(self.host.game)
+        for (name, path), box in self.ed.fields.items():
+            box.observe(lambda ch, name=name, path=path: self.host.edit(
+                lambda g: with_feature(g, name, path, ch["new"]), ch["owner"],
+                f"{name}.{'.'.join(map(str, path))} → {ch['new']}"), "value")
+        self.widget = self.ed.box
+
+    def refresh(self) -> None:
+        self.host.suppressed(lambda: set_features(self.ed, self.host.game))

@@ -1,8 +1,17 @@
-"""The workbench's figures: five panels of one ``go.FigureWidget``, updated in place.
+"""The workbench's figures: four panels of one ``go.FigureWidget``, updated in place.
 
-One widget rather than five: plotly 7's ``FigureWidget`` ships plotly.js (≈5 MB)
+One widget rather than four: plotly 7's ``FigureWidget`` ships plotly.js (≈5 MB)
 with every instance and the browser evaluates it once per instance (≈3 s each in
-headless chromium), so five figures would cost a designer 10–15 s per page load.
+headless chromium), so four figures would cost a designer seconds per page load.
+The panels: RTP by component, RTP by symbol, the exceedance curve P(win ≥ x)
+and the RTP range (the symbol counts are in the strip editor's table).
+
+Updates are small messages: only changed traces, the exceedance curve thinned
+to :data:`CURVE_POINTS` exact points.  The whole figure is sent once, when it is
+displayed (:meth:`FigureSet.sync_state`); sending it again after every edit
+(0.3–1 MB) kept the browser and the kernel busy for up to a second, during which
+the next edit waited.  A page reloaded later starts from the figure as first
+displayed and catches up with the next edit.
 
 Each panel is drawn from the :mod:`mathkit.plots` figure of the same name (same
 look as the reports) and placed on a subplot.  Later edits change only the trace
@@ -16,25 +25,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from copy import deepcopy
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
-import numpy as np
+import ipywidgets as widgets
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .. import plots
+from ..distribution import WinDistribution
 from ..game import Game
-from ..par import ParSheet
+from ..par import ParSheet, Z
+from ..volatility import exceedance_points
 from .model import Quick
 
 __all__ = ["FIGURES", "FigureSet", "Panel", "dashboard"]
 
 #: panel -> (row, column) of the subplot grid
 FIGURES: dict[str, tuple[int, int]] = {"components": (1, 1), "symbols": (1, 2), "distribution": (2, 1),
-                                       "heatmap": (2, 2), "range": (3, 1)}
+                                       "range": (2, 2)}
+RANGE_TITLE = "RTP range after N spins (RTP ± VI/√N)"
+#: points of the exceedance curve drawn (exact values, spread evenly on the log axis)
+CURVE_POINTS = 200
 _AXIS_KEYS = ("type", "tickformat", "title", "autorange", "range", "exponentformat")
 #: panels with a legend, and the legend each uses (drawn right of the panel)
-_LEGENDS = {"symbols": "legend", "range": "legend2"}
+_LEGENDS = {"symbols": "legend"}
 #: where the legends start (fraction of the width); the plots end just before
 LEGEND_X = 0.9
 
@@ -51,8 +66,7 @@ def dashboard(panels: Mapping[str, go.Figure]) -> tuple[go.Figure, dict[str, lis
     names = list(FIGURES)
     titles = [str(panels[n].layout.title.text) if n in panels and panels[n].layout.title.text else n
               for n in names]
-    fig = make_subplots(rows=3, cols=2, specs=[[{}, {}], [{}, {}], [{"colspan": 2}, None]], subplot_titles=titles,
-                        vertical_spacing=0.1, horizontal_spacing=0.08)
+    fig = make_subplots(rows=2, cols=2, subplot_titles=titles, vertical_spacing=0.14, horizontal_spacing=0.1)
     for axis in fig.select_xaxes():  # room on the right for the legends, outside the plots
         if axis.domain[1] == 1:
             axis.domain = (axis.domain[0], LEGEND_X - 0.01)
@@ -83,12 +97,22 @@ def dashboard(panels: Mapping[str, go.Figure]) -> tuple[go.Figure, dict[str, lis
             y_axis = "yaxis" + str(fig.data[first].yaxis)[1:]
             fig.update_layout({_LEGENDS[name]: {"x": LEGEND_X, "y": fig.layout[y_axis].domain[1], "xanchor": "left",
                                                 "yanchor": "top", "font": {"size": 11}}})
-    fig.update_layout(template=plots.TEMPLATE, height=1200, margin={"l": 60, "r": 20, "t": 40, "b": 40})
+    fig.update_layout(template=plots.TEMPLATE, height=760, margin={"l": 60, "r": 20, "t": 40, "b": 40})
     for i, name in enumerate(names):  # titles on the left
         row, col = FIGURES[name]
         fig.layout.annotations[i].update(x=fig.get_subplot(row, col).xaxis.domain[0], xanchor="left")
     fig.update_annotations(font_size=14)
     return fig, index
+
+
+def _waiting(rtp: float) -> dict[str, go.Figure]:
+    """The distribution and range panels before the PAR sheet: their traces, empty (a rebuild of a figure a
+    browser already shows breaks plotly's view, so every trace exists from the start)."""
+    curve = plots.win_distribution(WinDistribution.from_counts([0], [1]))
+    spread = plots.rtp_range(cast(Any, SimpleNamespace(rtp=rtp, volatility_index={k: 0.0 for k in Z})))
+    for fig in (curve, spread):
+        fig.layout.title.text = "… computing"
+    return {"distribution": curve, "range": spread}
 
 
 class Panel:
@@ -100,11 +124,18 @@ class Panel:
 
 
 class FigureSet:
-    """The workbench figure: RTP by component and by symbol, win distribution, symbol heatmap, RTP range."""
+    """The workbench figure: RTP by component and by symbol, exceedance curve, RTP range."""
 
-    def __init__(self) -> None:
-        self.widget = go.FigureWidget()
-        self.widget.add_class("mk-figures")
+    def __init__(self, live: bool = True) -> None:
+        self.live = live
+        self.widget: Any
+        if live:
+            self.widget = go.FigureWidget()
+            self.widget.add_class("mk-figures")
+            self.placeholder = None
+        else:  # a report: no FigureWidget (it needs a kernel or a CDN); the notebook shows ``self.widget`` itself
+            self.widget = go.Figure()
+            self.placeholder = widgets.HTML("<i>The figures are drawn below the workbench (a static copy: no kernel here).</i>")
         self.sources: dict[str, go.Figure] = {}
         self.index: dict[str, list[int]] = {}
         self._symbol_series: tuple[str, ...] = ()
@@ -115,8 +146,16 @@ class FigureSet:
         return Panel(self.widget, self.index.get(name, []), title)
 
     def reset(self) -> None:
-        """Forget the panels (another game): the next update rebuilds the figure."""
+        """Another game: a new figure (a live one is a new widget; plotly's view of a figure it already shows
+        breaks when all its traces are replaced, so the workbench puts the new widget in the old one's place)."""
         self.sources.clear()
+        self._symbol_series = ()
+        if self.live:
+            self.widget.close()
+            self.widget = go.FigureWidget()
+            self.widget.add_class("mk-figures")
+        else:
+            self.widget = go.Figure()
 
     def _rebuild(self, **changed: go.Figure) -> None:
         self.sources.update(changed)
@@ -125,18 +164,21 @@ class FigureSet:
             self.widget.data = ()
         self.widget.add_traces(list(fig.data))
         self.widget.layout = fig.layout
-        self.sync_state()
 
     def sync_state(self) -> None:
-        """Copy the figure into the widget's initial state, read by browser views made from now on.
+        """Copy the figure into the widget's initial state, read by the views made from it: call before display.
 
         ``FigureWidget`` does this only in its own ``_repr_mimebundle_``, which is not called
-        when the figure is displayed inside a box: without it a page opened after an update
-        (Voilà, a reloaded notebook) would show the figure as it was when the widget was made.
-        Views already open follow the in-place updates.
+        when the figure is displayed inside a box.  It must not be done later: the widget's
+        model in the browser keeps its own copy, updated by the in-place updates, and plotly
+        compares the two (a later copy made the browser's model fail and stop following).
+        Views in Voilà 0.5 here draw the figure as it is when the page opens and do not apply
+        later in-place updates (the labels and tables do follow): the workbench notebook waits
+        for the first PAR sheet before it shows the workbench in Voilà.
         """
-        self.widget._widget_layout = deepcopy(self.widget._layout_obj._props)
-        self.widget._widget_data = deepcopy(self.widget._data)
+        if self.live:
+            self.widget._widget_layout = deepcopy(self.widget._layout_obj._props)
+            self.widget._widget_data = deepcopy(self.widget._data)
 
     def _title(self, name: str, text: str) -> None:
         self.widget.layout.annotations[list(FIGURES).index(name)].text = text
@@ -149,8 +191,8 @@ class FigureSet:
              par: ParSheet | None = None) -> None:
         """Update the panels from the results given, as one message to the browser (one redraw).
 
-        ``quick`` (with ``game`` and ``reels``) feeds RTP by component and by symbol and the
-        symbol heatmap; ``par`` the win distribution, the RTP range and RTP by component.
+        ``quick`` (with ``game`` and ``reels``) feeds RTP by component and by symbol;
+        ``par`` the exceedance curve, the RTP range and RTP by component.
         """
         rebuild: dict[str, go.Figure] = {}
         quick_data = None
@@ -161,50 +203,39 @@ class FigureSet:
             quick_data = self._quick_data(quick, game, reels)
             if quick_data is None:
                 sym = plots.rtp_by_symbol(quick.base)
-                for comp, value in quick.breakdown.items():
+                for i, (comp, value) in enumerate(quick.breakdown.items()):
                     if comp not in quick.base.components:
-                        sym.add_bar(name=comp, x=[comp], y=[float(value)])
-                rebuild.update(components=plots.rtp_by_component(quick.breakdown), symbols=sym,
-                               heatmap=plots.symbol_heatmap(game, reels))
+                        sym.add_bar(name=comp, x=[comp], y=[float(value)], marker_color=plots.component_colour(comp, i))
+                rebuild.update(components=plots.rtp_by_component(quick.breakdown), symbols=sym)
+                if par is None:  # empty panels of the right shape: the PAR sheet then only fills them in place
+                    rebuild.update(_waiting(float(quick.rtp)))
         if par is not None and ("distribution" not in self.sources or "range" not in self.sources):
-            rebuild.update(distribution=plots.win_distribution(par.distribution), range=plots.rtp_range(par))
+            rebuild.update(distribution=plots.win_distribution(par.distribution, max_points=CURVE_POINTS),
+                           range=plots.rtp_range(par))
         if rebuild:
             self._rebuild(**rebuild)
         with self.widget.batch_update():
-            if quick_data is not None and reels is not None:
-                series, z = quick_data
+            if quick_data is not None:
                 if par is None:
                     self._components(quick.breakdown if quick is not None else {})
-                for trace, (x, y) in zip(self._traces("symbols"), series.values(), strict=True):
+                for trace, (x, y) in zip(self._traces("symbols"), quick_data.values(), strict=True):
                     trace.x, trace.y = x, y
-                (heat,) = self._traces("heatmap")
-                heat.z, heat.text = z, z
-                self._title("heatmap", f"Symbol counts per reel ({reels})")
             if par is not None:
                 self._components(par)
                 if "distribution" not in rebuild:
                     self._full_data(par)
-        self.sync_state()
 
-    def _quick_data(self, quick: Quick, game: Game,
-                    reels: str) -> tuple[dict[str, tuple[list[str], list[float]]], list[list[int]]] | None:
-        """The symbol series and heatmap counts, or ``None`` when the panels must be redrawn."""
+    def _quick_data(self, quick: Quick, game: Game, reels: str) -> dict[str, tuple[list[str], list[float]]] | None:
+        """The symbol series, or ``None`` when the panels must be redrawn."""
         series = plots.symbol_bars(quick.base)
         for comp, value in quick.breakdown.items():
             if comp not in series:
                 series[comp] = ([comp], [float(value)])
-        names, cols, z = plots.symbol_count_matrix(game, reels)
-        drawn = all(k in self.sources for k in ("components", "symbols", "heatmap"))
-        if not drawn or tuple(series) != self._symbol_series or self._heat_shape() != (len(names), len(cols)):
+        drawn = all(k in self.sources for k in ("components", "symbols"))
+        if not drawn or tuple(series) != self._symbol_series:
             self._symbol_series = tuple(series)
             return None
-        return series, z
-
-    def _heat_shape(self) -> tuple[int, int]:
-        src = self.sources.get("heatmap")
-        if src is None:
-            return (0, 0)
-        return (len(src.data[0].y), len(src.data[0].x))
+        return series
 
     def _components(self, source: Any) -> None:
         names, values = plots.component_bars(source)
@@ -215,12 +246,10 @@ class FigureSet:
 
     def _full_data(self, par: ParSheet) -> None:
         dist = par.distribution
-        x = np.asarray(dist.values, dtype=np.float64) / float(dist.unit)
-        p = dist.probs()
-        keep = (x > 0) & (p > 0)
-        (points,) = self._traces("distribution")
-        points.x, points.y = x[keep], p[keep]
-        self._title("distribution", f"Win distribution (P(no win) = {float(p[x == 0].sum()):.4f})")
+        (curve,) = self._traces("distribution")
+        curve.x, curve.y = exceedance_points(dist, CURVE_POINTS)
+        self._title("distribution", f"P(win ≥ x × bet) (P(no win) = {float(1 - par.hit_frequency.value):.4f})")
+        self._title("range", RANGE_TITLE)
         r = float(par.rtp.value)
         bands = plots.rtp_range_bands(r, par.volatility_index)
         ys: list[list[float]] = []

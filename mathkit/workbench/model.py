@@ -38,11 +38,14 @@ __all__ = [
     "paytable_csv",
     "quick_figures",
     "resolve_data_dir",
+    "stops_of",
     "strip_text",
     "with_feature",
     "with_line_pay",
     "with_scatter_pay",
+    "with_stops",
     "with_strip",
+    "with_targets",
 ]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -151,12 +154,53 @@ def with_strip(game: Game, reels: str, reel: int, text: str) -> Game:
     """
     rs = game.reel_set(reels)
     symbols, weights = parse_strip(text, f"reels.{rs.name}.strips[{reel}]")
+    return with_stops(game, reels, reel, list(zip(symbols, weights, strict=True)))
+
+
+def stops_of(game: Game, reels: str, reel: int) -> list[tuple[str, int]]:
+    """Strip ``reel`` of reel set ``reels`` as ``(symbol, weight)`` stops."""
+    rs = game.reel_set(reels)
+    return list(zip(rs.strips[reel], rs.stop_weights(reel), strict=True))
+
+
+def with_stops(game: Game, reels: str, reel: int, stops: list[tuple[str, int]]) -> Game:
+    """The game with strip ``reel`` of reel set ``reels`` made of ``stops`` (``(symbol, weight)``), validated.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> g = load_game("data/games/benchmark_5x3.toml")
+    >>> with_stops(g, "base", 0, [("H1", 1), ("L1", 1), ("L2", 1)]).reel_set().strips[0]
+    ('H1', 'L1', 'L2')
+    """
+    rs = game.reel_set(reels)
+    if not stops:
+        raise GameError("empty strip", field=f"reels.{rs.name}.strips[{reel}]", fix="keep at least one stop")
+    symbols = tuple(s for s, _ in stops)
+    weights = tuple(w for _, w in stops)
     strips = tuple(symbols if r == reel else s for r, s in enumerate(rs.strips))
     if rs.weights is None and all(w == 1 for w in weights):
         new_weights = None
     else:
         new_weights = tuple(weights if r == reel else rs.stop_weights(r) for r in range(rs.n_reels))
     return _validated(_replace_set(game, dataclasses.replace(rs, strips=strips, weights=new_weights)))
+
+
+def with_targets(game: Game, **changes: Any) -> Game:
+    """The game with its ``[targets]`` changed (``rtp``, ``rtp_tolerance``, ``sd``, ``hit_frequency``).
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> with_targets(load_game("data/games/dynasty.toml"), sd=(5.0, 7.0)).targets.sd
+    (5.0, 7.0)
+    """
+    t = dataclasses.replace(game.targets, **changes)
+    for name, band in (("sd", t.sd), ("hit_frequency", t.hit_frequency)):
+        if band is not None and not 0 <= band[0] <= band[1]:
+            raise GameError(f"band [{band[0]}, {band[1]}] is not 0 ≤ low ≤ high", field=f"targets.{name}",
+                            fix="give the low end first")
+    return _validated(dataclasses.replace(game, targets=t))
 
 
 # --------------------------------------------------------------------------- pays and features

@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import GameError
 from ..game import Game
 from ..par import ParSheet
+from ..report import one_in
 
 __all__ = [
     "breakdown_html",
@@ -22,6 +23,7 @@ __all__ = [
     "delta_text",
     "error_html",
     "exact_text",
+    "failure_html",
     "feature_text",
     "hit_text",
     "pct",
@@ -29,6 +31,7 @@ __all__ = [
     "rtp_text",
     "sd_text",
     "sync_figure",
+    "table_html",
     "vi_text",
 ]
 
@@ -71,10 +74,6 @@ def breakdown_html(breakdown: Mapping[str, Fraction | float]) -> str:
     return f"<table class='mk-breakdown-table'>{rows}</table>"
 
 
-def one_in(p: Fraction | float) -> str:
-    return "never" if p == 0 else f"1 in {1 / float(p):,.2f}"
-
-
 def feature_text(freq: Fraction | None) -> str:
     """Free-spin trigger frequency per base spin."""
     if freq is None:
@@ -82,8 +81,9 @@ def feature_text(freq: Fraction | None) -> str:
     return f"feature frequency {pct(freq)} ({one_in(freq)})"
 
 
-def sd_text(par: ParSheet) -> str:
-    return f"σ {par.sd.value:.4f} × bet"
+def sd_text(sd: float) -> str:
+    """The σ label (per total bet of a whole play)."""
+    return f"σ {sd:.4f} × bet"
 
 
 def hit_text(par: ParSheet) -> str:
@@ -95,20 +95,20 @@ def vi_text(par: ParSheet) -> str:
     return f"volatility index {parts}"
 
 
-def delta_text(what: str, now: float, before: float | None, *, percent: bool) -> str:
-    """Change since the last save, e.g. ``Δ RTP +0.1250 pp``.
+def delta_text(what: str, now: float, before: float | None, *, percent: bool, against: str = "saved") -> str:
+    """Change against the saved file (the version on disk), e.g. ``Δ RTP vs saved +0.1250 pp``.
 
     Examples
     --------
     >>> delta_text("RTP", 0.96, 0.95, percent=True)
-    'Δ RTP since save +1.0000 pp'
-    >>> delta_text("σ", 3.5, 3.5, percent=False)
-    'Δ σ since save +0.0000'
+    'Δ RTP vs saved +1.0000 pp'
+    >>> delta_text("σ", 3.5, None, percent=False, against="not saved yet")
+    'Δ σ: — (not saved yet)'
     """
     if before is None:
-        return f"Δ {what} since save: —"
+        return f"Δ {what}: — ({against})"
     d = now - before
-    return f"Δ {what} since save {d * 100:+.4f} pp" if percent else f"Δ {what} since save {d:+.4f}"
+    return f"Δ {what} vs {against} {d * 100:+.4f} pp" if percent else f"Δ {what} vs {against} {d:+.4f}"
 
 
 def positions_text(positions: list[int]) -> str:
@@ -148,9 +148,29 @@ def count_grid_html(game: Game, reels: str) -> str:
             style = "color:#bbb" if count == 0 else ""
             cells.append(f"<td style='{style}'><b>{count}</b> <small style='color:#666'>{positions_text(where)}</small></td>")
         body.append(f"<tr><th style='text-align:left'>{html.escape(name)}</th>{''.join(cells)}</tr>")
-    style = ("<style>.mk-count-table td,.mk-count-table th{padding:1px 6px;border-bottom:1px solid #eee;"
-             "font-size:12px;vertical-align:top}</style>")
-    return f"{style}<table class='mk-count-table'><tr><th></th>{head}</tr>{''.join(body)}</table>"
+    return f"<table class='mk-table mk-count-table'><tr><th></th>{head}</tr>{''.join(body)}</table>"
+
+
+def table_html(head: tuple[str, ...], body: str, cls: str, caption: str = "") -> str:
+    """An HTML table in the workbench's style: ``head`` cells, ``body`` rows (already HTML), a CSS class.
+
+    Examples
+    --------
+    >>> table_html(("a", "b"), "<tr><td>1</td><td>2</td></tr>", "t")
+    "<table class='mk-table t'><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>"
+    """
+    cap = f"<caption style='caption-side:bottom;text-align:left;color:#666;font-size:85%'>{html.escape(caption)}</caption>" \
+        if caption else ""
+    heads = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    return f"<table class='mk-table {cls}'>{cap}<tr>{heads}</tr>{body}</table>"
+
+
+def failure_html(exc: Exception) -> str:
+    """A slow figure that could not be computed (the edit itself is valid and kept)."""
+    notes = " ".join(getattr(exc, "__notes__", ()))
+    return (f"<div style='color:#a00;background:#fff0f0;border:1px solid #e99;padding:4px 8px'>⚠ {html.escape(notes)}: "
+            f"{html.escape(f'{type(exc).__name__}: {exc}')} — the RTP above is exact; σ and the distribution are not "
+            f"shown for this game</div>")
 
 
 def error_html(exc: GameError | Exception) -> str:

@@ -1,0 +1,116 @@
+"""Speed a user feels (issue 15): start-up, no compile on the user's clock, kernels on one and two cores, Dynasty.
+
+Targets, judged on CPU time (wall beside it; see :mod:`benchmarks.timing`):
+
+* a one-shot ``mathkit par data/games/sizzling_hot.toml --reels rtp99 --json`` ≤ 0.35 s, and ≤ 3× a
+  ``python -c "import numpy"`` process timed in the same run;
+* the first ``mathkit par`` in a new process as fast as the next ones (the kernels compiled at
+  install: ``python -m mathkit.warmup``);
+* the benchmark game's full distribution ≤ 25 ms on one core;
+* the threaded kernel ≥ 1.6× faster than the serial one on 2 idle cores at 2.5·10⁹ stops (a
+  wall-time ratio: it needs idle cores, the load is printed); a 1.9·10¹⁰-stop cycle ≤ 1 s on 2 cores;
+* Dynasty's full PAR sheet repeated ≤ 0.5 s; its first one in a new process ≤ 1.5 s (the whole
+  process: start-up, imports, kernels, features).
+
+The simulator's spins per CPU second are measured by ``bench_simulate``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from pathlib import Path
+
+from benchmarks.timing import Timing, header, measure, measure_process, row
+from mathkit.cycle import joint_counts, kernels
+from mathkit.game import Game, ReelSet
+from mathkit.io import load_game
+from mathkit.par import build_par
+from mathkit.stage import SpinModel
+from mathkit.stops import StopTables, stop_tables
+from mathkit.tables import pay_tables
+from mathkit.warmup import ready
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "data" / "games"
+MATHKIT = [sys.executable, "-m", "mathkit"]
+
+
+def plain(game: Game, rs: ReelSet) -> StopTables:
+    return stop_tables(dataclasses.replace(game, reel_sets=(rs,), default_reels=rs.name), SpinModel(rs.name))
+
+
+def repeated(game: Game, times: int) -> ReelSet:
+    rs = game.reel_set()
+    return dataclasses.replace(rs, strips=tuple(s * times for s in rs.strips), weights=None)
+
+
+def startup() -> None:
+    print(f"start-up (whole processes, 9 runs each, interleaved); kernels compiled for these sources: "
+          f"{'yes' if ready() else 'NO'}, ahead-of-time kernels: {kernels.aot_status()}")
+    header()
+    par = [*MATHKIT, "par", "data/games/sizzling_hot.toml", "--reels", "rtp99", "--json"]
+    runs: dict[str, list[Timing]] = {"par": [], "numpy": [], "help": []}
+    for _ in range(9):
+        runs["par"].append(measure_process(par, 1))
+        runs["numpy"].append(measure_process([sys.executable, "-c", "import numpy"], 1))
+        runs["help"].append(measure_process([*MATHKIT, "--help"], 1))
+    joined = {k: Timing(tuple(t.cpu[0] for t in v), tuple(t.wall[0] for t in v)) for k, v in runs.items()}
+    p, n = joined["par"], joined["numpy"]
+    row("mathkit par sizzling_hot --reels rtp99 --json", p, 0.35)
+    row('python -c "import numpy"', n)
+    row("mathkit --help", joined["help"])
+    ratio_cpu, ratio_wall = p.cpu_median / n.cpu_median, p.wall_median / n.wall_median
+    print(f"  ratio par / import numpy (medians): CPU {ratio_cpu:.2f}, wall {ratio_wall:.2f}"
+          f"{'  ok' if ratio_cpu <= 3 else '  MISSED (target ≤ 3)'}")
+    later = sorted(p.cpu[1:])[len(p.cpu[1:]) // 2]
+    print(f"  first mathkit par of the run: CPU {p.first_cpu * 1e3:.0f} ms, median of the next {len(p.cpu) - 1}: "
+          f"{later * 1e3:.0f} ms ({'as fast' if p.first_cpu <= 1.25 * later else 'SLOWER: something compiled'})")
+
+
+def kernels_one_and_two_cores() -> None:
+    game = load_game(GAMES / "benchmark_5x3.toml")
+    t = pay_tables(game)
+    print("enumeration kernels (benchmark_5x3)")
+    header()
+    st1 = stop_tables(game, SpinModel("base"))
+    row(f"full distribution, one core ({game.reel_set().cycle:,} stops)", measure(lambda: joint_counts(t, st1), 9),
+        0.025)
+    st2 = plain(game, repeated(game, 2))
+    serial = measure(lambda: joint_counts(t, st2), 7)
+    threaded = measure(lambda: joint_counts(t, st2, parallel=True), 7)
+    cycle2 = repeated(game, 2).cycle
+    row(f"doubled strips ({cycle2:.2e} stops), serial", serial)
+    row(f"doubled strips, {kernels.K.num_threads()} threads", threaded)
+    speed = serial.wall_min / threaded.wall_min
+    idle = os.getloadavg()[0] < 0.5 * (os.cpu_count() or 1)
+    print(f"  threaded / serial, wall minima: {speed:.2f}× {'ok' if speed >= 1.6 else 'MISSED (target ≥ 1.6×)'}"
+          f"{'' if idle else ' — the cores were not idle (load ' + f'{os.getloadavg()[0]:.1f}): not a fair reading'}")
+    st3 = plain(game, repeated(game, 3))
+    cycle3 = repeated(game, 3).cycle
+    t3 = measure(lambda: joint_counts(t, st3, parallel=True), 5)
+    row(f"strips ×3 ({cycle3:.2e} stops), {kernels.K.num_threads()} threads", t3, 1.0,
+        f"  wall min {'ok' if t3.wall_min <= 1.0 else 'MISSED'} (≤ 1 s on 2 cores)")
+
+
+def dynasty() -> None:
+    game = load_game(GAMES / "dynasty.toml")
+    print("Dynasty: full PAR sheet (free spins, gamble)")
+    header()
+    row("full PAR sheet, repeated", measure(lambda: build_par(game, parallel=True), 5), 0.5)
+    code = "from mathkit.io import load_game;from mathkit.par import build_par;build_par(load_game(" \
+           "'data/games/dynasty.toml'),parallel=True)"
+    row("first PAR sheet in a new process (whole process)", measure_process([sys.executable, "-c", code], 3), 1.5)
+    row("mathkit par dynasty.toml --json (whole process)",
+        measure_process([*MATHKIT, "par", "data/games/dynasty.toml", "--json"], 3))
+
+
+def main() -> None:
+    startup()
+    kernels_one_and_two_cores()
+    dynasty()
+
+
+if __name__ == "__main__":
+    main()

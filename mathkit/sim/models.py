@@ -1,0 +1,202 @@
+"""Spin models compiled to the arrays the driver reads: stop draws, observations, the line walk.
+
+A *spin model* is one kind of spin — a reel set, a window height, the lines
+active, a remap of the symbols the line rule reads — and every stage and base
+variant of a round plays one (several share it).  For each model, reel by reel
+and stop by stop:
+
+* how a stop is drawn: ``u < modulus[r]`` mapped directly, through a table or by
+  searching cumulative weights (virtual stops);
+* the stop's *word*: ``prefix offset << 24 | observation code``; a spin's words
+  add up to the index of its prefix-table entry and the code of its window
+  (mixed-radix digits: how many cells show each counted symbol set);
+* the window column as shown (observations) and as the line rule reads it (remapped);
+* the line walk of :mod:`mathkit.sim.lines`: the prefix table over the first
+  reels, packed ``credits << 32 | open states << 24 | first open state`` (one
+  load; most spins open none), the open states and their transitions; for the
+  base spin's models also the *remainder table*: what the lines below each open
+  state pay, by stops of the remaining reels (one load per open state, 5.5 MB on
+  the benchmark game: worth it only where the loads overlap, a batch ahead).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import ModelError
+from ..tables import PayTables, ReelArrays
+from .layout import (
+    _LOW24,
+    LUT_MAX,
+    PREFIX_BUDGET,
+    REMAINDER_BUDGET,
+    REMAINDER_COMBOS,
+    STOP_DIRECT,
+    STOP_SEARCH,
+    STOP_TABLE,
+    IntArray,
+)
+from .lines import _row_trie, _States, prefix_table, remainder_table
+
+__all__ = ["ModelKey", "Models", "stack_models"]
+
+ModelKey = tuple[str, int | None, int | None, tuple[tuple[int, int], ...]]
+"""``(reel set, rows or None, lines or None, remap as (symbol id, read as id) pairs)``."""
+
+FIELDS = ("mod", "mode", "lut", "cum", "word", "ocols", "lcols", "rows", "first", "nchild", "row", "cnt", "depth",
+          "entry", "opened", "trans", "nxt", "info", "read", "ropen", "rem")
+"""The arrays of one model, in the order the driver unpacks them (``info = (prefix reels, lines, remainder
+table?)``, ``read[s]``: the symbol the line rule reads ``s`` as, ``ropen``/``rem``: the open states as
+offsets into the remainder table, and the table)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Models:
+    """Every spin model of a round, stacked on a first axis (model ``k`` is ``arrays[i][k]``)."""
+
+    keys: tuple[ModelKey, ...]
+    arrays: tuple[npt.NDArray[Any], ...]
+
+    def index(self, key: ModelKey) -> int:
+        return self.keys.index(key)
+
+
+def _draws(ra: ReelArrays, n_stops: IntArray) -> list[npt.NDArray[Any]]:
+    """``(modulus, mode, table, cumulative weights)`` of each reel's stop draw."""
+    n_reels = ra.n_reels
+    width = int(n_stops.max())
+    totals = [int(ra.weights[r].sum()) if ra.weighted else int(n_stops[r]) for r in range(n_reels)]
+    small = max(totals) <= LUT_MAX
+    mod = np.array(totals, dtype=np.uint64)
+    mode = np.full(n_reels, (STOP_TABLE if small else STOP_SEARCH) if ra.weighted else STOP_DIRECT, dtype=np.int64)
+    lut = np.zeros((n_reels, max(totals) if ra.weighted and small else 1), dtype=np.int64)
+    cum = np.full((n_reels, width), np.iinfo(np.int64).max, dtype=np.int64)
+    for r in range(n_reels):
+        if totals[r] >= 1 << 32:
+            msg = f"reel set {ra.name!r}: reel {r + 1} has total weight {totals[r]}; the simulator draws below 2**32"
+            raise ModelError(msg)
+        if ra.weighted:
+            n = int(n_stops[r])
+            cum[r, :n] = np.cumsum(ra.weights[r])
+            if small:
+                lut[r, : totals[r]] = np.repeat(np.arange(n), ra.weights[r])
+    return [mod, mode, lut, cum]
+
+
+def _walk_tables(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...],
+                 remainder: bool) -> tuple[int, list[Any]]:
+    """The prefix table over as many reels as fit the budget (and the packed fields), and what follows it.
+
+    Returns ``(prefix reels, [prefix offsets, entries, open states, transitions, next states,
+    remainder offsets, remainder])``.  The open states are packed states walked through the
+    transitions; with ``remainder`` (and when it fits the budget) the same open states are also
+    offsets into a remainder table (state × combinations of the remaining stops).
+    """
+    n_reels = len(n_stops)
+    k = 0
+    while walk[0].shape[0] > 1 and k < n_reels and int(np.prod(n_stops[: k + 1])) <= PREFIX_BUDGET:
+        k += 1
+    while True:
+        table, opened, offsets = prefix_table(k, n_stops, lcols, *walk)
+        n_open = table[1:, 1] - table[:-1, 1]
+        if k == 0 or (int(n_open.max(initial=0)) < 256 and int(table[-1, 1]) <= _LOW24):
+            break
+        k -= 1  # too many open states for the packed entry: tabulate fewer reels
+    if table[:, 0].max() >= 1 << 31:
+        msg = "the line prefix table outgrows its 32-bit credits"
+        raise ModelError(msg)
+    entry = (table[:-1, 0] << 32) | (n_open << 24) | table[:-1, 1]
+    states = _States(n_stops, lcols, walk)
+    pairs = opened[: table[-1, 1]]
+    uniq, inverse = np.unique((pairs[:, 0] << 16) | pairs[:, 1], return_inverse=True)
+    ids = np.array([states.id(int(x) >> 16, int(x) & 0xFFFF) for x in uniq.tolist()], dtype=np.int64)
+    open_ids = ids[inverse.reshape(-1)]
+    combos = int(np.prod(n_stops[k:]))
+    states.close()
+    packed_states = states.packed()
+    open_states = packed_states[open_ids] if len(open_ids) else np.zeros(1, dtype=np.int64)
+    trans, nxt = states.tables()
+    ropen = np.zeros(1, dtype=np.int64)
+    rem = np.zeros(1, dtype=np.int32)
+    if (remainder and len(open_ids) and n_reels - k in (1, 2) and combos <= REMAINDER_COMBOS
+            and len(ids) * combos <= REMAINDER_BUDGET):
+        table_rem = remainder_table(packed_states[ids], n_stops, lcols, *walk[:4], walk[5], trans, nxt)
+        if int(table[:, 0].max()) + 255 * int(table_rem.max(initial=0)) < 1 << 31:
+            ropen = inverse.reshape(-1).astype(np.int64) * combos  # row i of the table is state ids[i]
+            rem = table_rem.reshape(-1)
+    return k, [offsets, entry, open_states, trans, nxt, ropen, rem]
+
+
+def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArray, sym: IntArray,
+                  symcode: IntArray, height: int, remainder: bool) -> list[npt.NDArray[Any]]:
+    """One model's arrays, in :data:`FIELDS` order.
+
+    ``line_rows`` are the model's lines, ``sym`` the shared symbol trie, ``symcode[s]`` what a
+    cell showing ``s`` adds to the observation code, ``height`` the game's tallest window;
+    ``remainder``: build the remainder table (for a base spin's model: base spins are drawn a
+    batch ahead, so its cache misses overlap; a feature spin would wait for each of them).
+    """
+    _, rows, _, remap = key
+    if rows is not None:
+        ra = replace(ra, rows=np.full(ra.n_reels, rows, dtype=np.int64))
+    n_reels = ra.n_reels
+    n_stops = np.array([len(s) for s in ra.strips], dtype=np.int64)
+    if int(ra.rows.max()) > int(n_stops.min()):
+        msg = f"reel set {ra.name!r}: a window {int(ra.rows.max())} rows high needs strips of at least as many stops"
+        raise ModelError(msg)
+    if line_rows.size and int(line_rows.max()) >= int(ra.rows.min()):
+        msg = f"reel set {ra.name!r} at {int(ra.rows.min())} rows: a line reads a row outside the window"
+        raise ModelError(msg)
+    width = int(n_stops.max())
+    read = np.arange(t.n_symbols, dtype=np.int64)
+    for s, as_ in remap:
+        read[s] = as_
+    ocols = np.zeros((n_reels, width, height), dtype=np.int64)
+    code = np.zeros((n_reels, width), dtype=np.int64)
+    for r in range(n_reels):
+        col = ra.columns(r)
+        ocols[r, : len(col), : col.shape[1]] = col
+        code[r, : len(col)] = symcode[col].sum(axis=1)
+    lcols = read[ocols]
+    walk = (*_row_trie(line_rows), sym)
+    k, (offsets, entry, opened, trans, nxt, ropen, rem) = _walk_tables(n_stops, lcols, walk, remainder)
+    word = code.copy()
+    word[:k, : offsets.shape[1]] += offsets << 24
+    if rem.shape[0] > 1:  # the remaining reels' offset into the remainder table
+        radix = 1
+        for r in range(n_reels - 1, k - 1, -1):
+            word[r, : n_stops[r]] += (np.arange(n_stops[r], dtype=np.int64) * radix) << 44
+            radix *= int(n_stops[r])
+    first, nchild, row, cnt, depth = walk[:5]
+    info = np.array([k, line_rows.shape[0], int(rem.shape[0] > 1)], dtype=np.int64)
+    return [*_draws(ra, n_stops), word, ocols, lcols, ra.rows.astype(np.int64), first, nchild, row, cnt,
+            depth, entry, opened, trans, nxt, info, read, ropen, rem]
+
+
+def stack_models(keys: list[ModelKey], parts: list[list[npt.NDArray[Any]]]) -> Models:
+    """Models stacked on a new first axis, each array zero-padded to the common shape.
+
+    The remainder tables are concatenated instead (one model may have the only large one): each
+    model's open-state offsets (``ropen``) point into the one flat ``rem``.
+    """
+    ir, io = FIELDS.index("rem"), FIELDS.index("ropen")
+    at = 0
+    for p in parts:
+        p[io] = p[io] + at
+        at += len(p[ir])
+    arrays = []
+    for i in range(len(FIELDS)):
+        items = [p[i] for p in parts]
+        if i == ir:
+            arrays.append(np.ascontiguousarray(np.concatenate(items)))
+            continue
+        shape = tuple(max(a.shape[d] for a in items) for d in range(items[0].ndim))
+        out = np.zeros((len(items), *shape), dtype=items[0].dtype)
+        for j, a in enumerate(items):
+            out[j][tuple(slice(0, x) for x in a.shape)] = a
+        arrays.append(np.ascontiguousarray(out))
+    return Models(tuple(keys), tuple(arrays))

@@ -1,0 +1,454 @@
+"""The vocabulary of :mod:`mathkit.play` compiled to the driver's instructions.
+
+A :class:`Builder` turns the blocks' tables into one list of instructions
+(``op, a, b, c, d, e``; the ops are listed in :mod:`mathkit.sim.layout`) that the
+driver of :mod:`mathkit.sim.kernels` interprets, with no function call on the
+way.  Names become numbers (registers, symbols, stages, features, counters) and
+every reference is checked, so a table naming something the game lacks is
+refused with the block's name.
+
+* A value becomes value ops in post-order, each writing its own slot of ``vals``
+  (operands first); look-up tables and laws go into one integer array ``tab`` (a
+  law at ``o``: ``n, total weight, n values, n cumulative weights``).
+* A test becomes its value's ops and a conditional jump past what it guards.
+* A :class:`~mathkit.play.Count` of symbols becomes a digit of the spins'
+  observation code; its radix and size are known once every spin model is, so
+  its op is completed by :meth:`Builder.finish`.
+* Each feature compiles to an entry program (its entry actions) and its stages:
+  ``C_STAGE``, the spin (forced cells, ``X_SPIN``; with several spins, a chain of
+  jumps on the pick), the actions, ``X_PAYSPIN`` with the multipliers, the exits
+  (``C_GOTO`` a stage, or ``C_END``).  A slow base variant compiles to its forced
+  cells, ``X_REBASE`` and ``X_LABEL``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import ModelError
+from ..play import (
+    Action,
+    Add,
+    Bits,
+    Cells,
+    Const,
+    Count,
+    Force,
+    Grant,
+    Lookup,
+    Max,
+    Min,
+    Or,
+    Pay,
+    Random,
+    Reg,
+    Sequence,
+    Set,
+    Stage,
+    Start,
+    Sum,
+    Tally,
+    Test,
+    Value,
+    Without,
+)
+from . import layout as K
+from .layout import IntArray
+from .models import ModelKey
+
+__all__ = ["PROGRAM", "Builder", "compare", "static_value"]
+
+PROGRAM = ("code", "tab", "symset", "symcode", "feat", "var", "vcum", "ptab", "sym")
+"""The program's arrays, in the order the driver unpacks them: instructions, tables, symbol sets, what each
+symbol adds to the observation code, features ``(entry pc, first stage pc, component slot, entered slot, spins
+slot)``, base variants ``(model, program pc or -1)``, their cumulative weights, the look-up by observation code
+(``scatter credits << 16 | features its counts start``) and the symbol trie."""
+
+OPS = {"==": K.T_EQ, "!=": K.T_NE, "<": K.T_LT, "<=": K.T_LE, ">": K.T_GT, ">=": K.T_GE}
+_NUMPY = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater,
+          ">=": np.greater_equal}
+
+
+def compare(x: npt.NDArray[np.int64], op: str, c: int) -> npt.NDArray[np.bool_]:
+    """``x op c`` element by element (a test of the vocabulary, in numpy)."""
+    out: npt.NDArray[np.bool_] = _NUMPY[op](x, c)
+    return out
+
+
+def static_value(v: Value, counts: dict[tuple[int, ...], npt.NDArray[np.int64]], sid: dict[str, int],
+                 where: str) -> npt.NDArray[np.int64]:
+    """A value that reads only symbol counts, for every observation code at once (``counts[symbol ids]``: the
+    count of each code); a trigger must be such a value, so the driver looks it up instead of computing it."""
+    n = len(next(iter(counts.values()))) if counts else 1
+
+    def rec(x: Value) -> npt.NDArray[np.int64]:
+        if isinstance(x, Const):
+            return np.full(n, x.value, dtype=np.int64)
+        if isinstance(x, Count):
+            return counts[tuple(sorted({sid[s] for s in x.symbols}))]
+        if isinstance(x, Lookup):
+            table = np.array(x.table, dtype=np.int64)
+            return table[np.clip(rec(x.of), 0, len(table) - 1)]
+        if isinstance(x, Sum):
+            return sum((rec(t) for t in x.terms), np.zeros(n, dtype=np.int64))
+        if isinstance(x, Min | Max):
+            f = np.minimum if isinstance(x, Min) else np.maximum
+            return f(rec(x.a), rec(x.b))
+        msg = f"{where}: a trigger reads only symbol counts (Const, Count, Lookup, Sum, Min, Max), not {x!r}"
+        raise ModelError(msg)
+
+    return rec(v)
+
+
+class Builder:
+    """Compiles the sequence features of one round, and the base variants, into instructions."""
+
+    def __init__(self, game_name: str, names: tuple[str, ...], features: list[tuple[str, str, Sequence]],
+                 total_bet: int, lines: int, reel_sets: tuple[str, ...]) -> None:
+        self.game = game_name
+        self.names = names
+        self.sid = {n: i for i, n in enumerate(names)}
+        self.total_bet = total_bet
+        self.lines = lines
+        self.reel_sets = reel_sets
+        self.features = features  # (name, component, table)
+        self.findex = {name: j for j, (name, _, _) in enumerate(features)}
+        self.code: list[list[int]] = []
+        self.tab: list[int] = []
+        self.labels: list[int] = []
+        self.n_vals = 0
+        self.symsets: list[tuple[int, ...]] = []
+        self.digits: list[tuple[int, ...]] = []
+        self.feat: list[list[int]] = []
+        self.var: list[list[int]] = []
+        self.regs: dict[tuple[str, str], int] = {}
+        self.models: list[ModelKey] = []
+        self.slots: dict[str, int] = {}
+        self.n_acc = K.N_ACC
+        self.forced: set[int] = set()
+        self.cells = False
+        for name, _, seq in features:
+            for r in seq.registers:
+                if (name, r) in self.regs:
+                    msg = f"{game_name}: feature {name!r} declares register {r!r} twice"
+                    raise ModelError(msg)
+                self.regs[(name, r)] = len(self.regs)
+
+    # --- names ------------------------------------------------------------------------
+    def slot(self, name: str, size: int = 1) -> int:
+        """The accumulator slot of ``name`` (``size`` consecutive slots), after the fixed ones."""
+        if name not in self.slots:
+            self.slots[name] = self.n_acc
+            self.n_acc += size
+        return self.slots[name]
+
+    def symbols(self, names: tuple[str, ...], where: str) -> tuple[int, ...]:
+        missing = [n for n in names if n not in self.sid]
+        if missing or not names:
+            msg = f"{where}: no symbol {missing[0]!r} in the game" if missing else f"{where}: no symbols named"
+            raise ModelError(msg)
+        return tuple(sorted({self.sid[n] for n in names}))
+
+    def digit(self, ids: tuple[int, ...]) -> int:
+        if ids not in self.digits:
+            self.digits.append(ids)
+        return self.digits.index(ids)
+
+    def reg(self, scope: str, feature: str | None, name: str, where: str) -> int:
+        key = (feature or scope, name)
+        if key not in self.regs:
+            have = ", ".join(r for f, r in self.regs if f == key[0]) or "none"
+            msg = f"{where}: feature {key[0]!r} has no register {name!r} (its registers: {have})"
+            raise ModelError(msg)
+        return self.regs[key]
+
+    def model(self, reels: str, rows: int | None, lines: int | None, remap: tuple[tuple[str, str], ...],
+              where: str) -> int:
+        if reels not in self.reel_sets:
+            msg = f"{where}: no reel set {reels!r} (the game has {', '.join(self.reel_sets)})"
+            raise ModelError(msg)
+        pairs = tuple((self.symbols((a,), where)[0], self.symbols((b,), where)[0]) for a, b in remap)
+        key: ModelKey = (reels, rows, self.lines if lines is None else lines, pairs)
+        if key not in self.models:
+            self.models.append(key)
+        return self.models.index(key)
+
+    # --- instructions -----------------------------------------------------------------
+    def emit(self, op: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0, e: int = 0) -> None:
+        self.code.append([op, a, b, c, d, e])
+
+    def label(self) -> int:
+        """A new jump target (fixed by :meth:`mark`); jumps to it are written ``-1 - label`` until :meth:`finish`."""
+        self.labels.append(-1)
+        return -1 - (len(self.labels) - 1)
+
+    def mark(self, label: int) -> None:
+        self.labels[-1 - label] = len(self.code)
+
+    def _law(self, values: tuple[int, ...], weights: tuple[int, ...], where: str) -> int:
+        if len(values) != len(weights) or not values or min(weights) < 0 or not 0 < sum(weights) < 1 << 32:
+            msg = f"{where}: a law needs as many values as weights, weights ≥ 0 with a total in (0, 2**32)"
+            raise ModelError(msg)
+        off = len(self.tab)
+        self.tab += [len(values), sum(weights), *values, *np.cumsum(weights).tolist()]
+        return off
+
+    def value(self, v: Value, scope: str, where: str) -> int:
+        """Emit the ops of value ``v`` read in feature ``scope``; returns its slot of ``vals``."""
+        if isinstance(v, Const | Reg | Count | Cells):
+            out = self._new()
+            if isinstance(v, Const):
+                self.emit(K.V_CONST, out, v.value)
+            elif isinstance(v, Reg):
+                self.emit(K.V_REG, out, self.reg(scope, v.feature, v.name, where))
+            elif isinstance(v, Count):
+                self.emit(K.V_DIGIT, out, self.digit(self.symbols(v.symbols, where)))  # completed by finish()
+            else:
+                ids = self.symbols(v.symbols, where)
+                if ids not in self.symsets:
+                    self.symsets.append(ids)
+                self.cells = True
+                self.emit(K.V_CELLS, out, self.symsets.index(ids))
+            return out
+        if isinstance(v, Bits):
+            a = self.value(v.of, scope, where)
+            out = self._new()
+            self.emit(K.V_BITS, out, a)
+            return out
+        if isinstance(v, Lookup):
+            if not v.table:
+                msg = f"{where}: an empty look-up table"
+                raise ModelError(msg)
+            if isinstance(v.of, Count):  # fused: a table keyed by a count (completed by finish())
+                off = len(self.tab)
+                self.tab += list(v.table)
+                out = self._new()
+                self.emit(K.V_LOOKCOUNT, out, self.digit(self.symbols(v.of.symbols, where)), 0, off, len(v.table))
+                return out
+            a = self.value(v.of, scope, where)
+            off = len(self.tab)
+            self.tab += list(v.table)
+            out = self._new()
+            self.emit(K.V_LOOKUP, out, a, off, len(v.table))
+            return out
+        if isinstance(v, Random):
+            a = -1 if v.key is None else self.value(v.key, scope, where)
+            if not v.laws:
+                msg = f"{where}: a random value needs a law"
+                raise ModelError(msg)
+            laws = [self._law(law.values, law.weights, where) for law in v.laws]
+            off = len(self.tab)
+            self.tab += laws
+            out = self._new()
+            self.emit(K.V_RANDOM, out, a, off, len(laws))
+            return out
+        if isinstance(v, Sum):
+            acc = self.value(v.terms[0], scope, where) if v.terms else self.value(Const(0), scope, where)
+            for t in v.terms[1:]:
+                b = self.value(t, scope, where)
+                out = self._new()
+                self.emit(K.V_SUM, out, acc, b)
+                acc = out
+            return acc
+        if isinstance(v, Min | Max | Without):
+            a = self.value(v.a, scope, where)
+            b = self.value(v.b, scope, where)
+            out = self._new()
+            self.emit({Min: K.V_MIN, Max: K.V_MAX, Without: K.V_WITHOUT}[type(v)], out, a, b)
+            return out
+        msg = f"{where}: the simulator has no value {type(v).__name__}"
+        raise ModelError(msg)
+
+    def _new(self) -> int:
+        self.n_vals += 1
+        return self.n_vals - 1
+
+    def guard(self, tests: tuple[Test, ...], scope: str, fail: int, where: str) -> None:
+        """Jump to ``fail`` unless every test holds."""
+        for t in tests:
+            if isinstance(t.value, Reg):  # fused: a test of a register
+                self.emit(K.C_JFR, self.reg(scope, t.value.feature, t.value.name, where), OPS[t.op], t.constant, fail)
+                continue
+            x = self.value(t.value, scope, where)
+            self.emit(K.C_JF, x, OPS[t.op], t.constant, fail)
+
+    def actions(self, actions: tuple[Action, ...], scope: str, where: str) -> None:
+        for i, a in enumerate(actions):
+            at = f"{where}[{i}]"
+            skip = self.label()
+            self.guard(a.when, scope, skip, at)
+            tally = self.slot(f"{scope}:{a.tally}") if a.tally is not None else -1
+            if isinstance(a, Set | Add) and isinstance(a.value, Const):  # fused: a constant
+                reg = self.reg(scope, a.feature, a.register, at)
+                self.emit(K.S_SETI if isinstance(a, Set) else K.S_ADDI, reg, a.value.value)
+            elif isinstance(a, Set | Add | Or):
+                op = {Set: K.S_SET, Add: K.S_ADD, Or: K.S_OR}[type(a)]
+                reg = self.reg(scope, a.feature, a.register, at)
+                self.emit(op, reg, self.value(a.value, scope, at))
+            elif isinstance(a, Grant):
+                x = self.value(a.value, scope, at)
+                self.emit(K.S_GRANT, self.reg(scope, None, a.register, at), x, self.reg(scope, None, a.total, at),
+                          -1 if a.limit is None else a.limit, tally)
+                tally = -1  # counted only when it grants
+            elif isinstance(a, Pay):
+                self.emit(K.S_PAY, self.value(a.value, scope, at), self.total_bet if a.unit == "bet" else 1)
+            elif isinstance(a, Start):
+                if a.feature not in self.findex:
+                    msg = f"{at}: no sequence feature {a.feature!r} to start"
+                    raise ModelError(msg)
+                self.emit(K.S_START, self.findex[a.feature])
+            elif not isinstance(a, Tally):
+                msg = f"{at}: the simulator has no action {type(a).__name__}"
+                raise ModelError(msg)
+            if tally >= 0:
+                self.emit(K.S_TALLY, tally)
+            self.mark(skip)
+
+    def forces(self, forced: tuple[Force, ...], scope: str, where: str) -> None:
+        if len(forced) > K.MAX_FORCES:
+            msg = f"{where}: a spin forces at most {K.MAX_FORCES} masks"
+            raise ModelError(msg)
+        for i, f in enumerate(forced):
+            sym = self.symbols((f.symbol,), f"{where}.forced[{i}]")[0]
+            self.forced.add(sym)
+            self.cells = True
+            self.emit(K.X_FORCE, self.value(f.cells, scope, f"{where}.forced[{i}]"), sym)
+
+    def _spins(self, st: Stage, scope: str, where: str) -> list[int]:
+        """The stage's spin (a chain of options on the pick); returns each option's model."""
+        ks = [self.model(s.reels, s.rows, s.lines, s.remap, f"{where}.spins[{i}]") for i, s in enumerate(st.spins)]
+        n = len(st.spins)
+        pick = self.value(Lookup(tuple(range(n)), st.pick or Const(0)), scope, f"{where}.pick") if n > 1 else -1
+        done = self.label()
+        for i, s in enumerate(st.spins):
+            nxt = self.label()
+            if i < n - 1:
+                self.emit(K.C_JF, pick, K.T_EQ, i, nxt)
+            self.forces(s.forced, scope, f"{where}.spins[{i}]")
+            self.emit(K.X_SPIN, ks[i], i)
+            if i < n - 1:
+                self.emit(K.C_GOTO, done)
+            self.mark(nxt)
+        self.mark(done)
+        return ks
+
+    def _pay(self, st: Stage, scope: str, where: str) -> None:
+        """The spin's pay with the chosen option's multipliers (read after the actions)."""
+        n = len(st.spins)
+        opt = self._new()
+        if n > 1:
+            self.emit(K.V_OPT, opt)
+        done = self.label()
+        for i, s in enumerate(st.spins):
+            nxt = self.label()
+            if i < n - 1:
+                self.emit(K.C_JF, opt, K.T_EQ, i, nxt)
+            if isinstance(s.line_multiplier, Const) and isinstance(s.scatter_multiplier, Const):  # fused
+                self.emit(K.X_PAYSPINK, s.line_multiplier.value, s.scatter_multiplier.value)
+            else:
+                lm = self.value(s.line_multiplier, scope, f"{where}.spins[{i}].line_multiplier")
+                sm = self.value(s.scatter_multiplier, scope, f"{where}.spins[{i}].scatter_multiplier")
+                self.emit(K.X_PAYSPIN, lm, sm)
+            if i < n - 1:
+                self.emit(K.C_GOTO, done)
+            self.mark(nxt)
+        self.mark(done)
+
+    def feature(self, j: int) -> None:
+        """Compile sequence feature ``j``: its entry program and stages, and its counters."""
+        name, component, seq = self.features[j]
+        where = f"{self.game}: feature {name!r}"
+        if not seq.stages:
+            msg = f"{where}: a sequence needs at least one stage"
+            raise ModelError(msg)
+        labels = {st.name: self.label() for st in seq.stages}
+        if len(labels) != len(seq.stages):
+            msg = f"{where}: two stages share a name"
+            raise ModelError(msg)
+        entry_pc = len(self.code)
+        self.actions(seq.entry, name, f"{where}.entry")
+        self.emit(K.C_END)
+        first_pc = len(self.code)
+        for st in seq.stages:
+            at = f"{where} stage {st.name!r}"
+            self.mark(labels[st.name])
+            self.emit(K.C_STAGE)
+            if st.spins:
+                self._spins(st, name, at)
+            elif st.pick is not None:
+                msg = f"{at}: a pick without spins"
+                raise ModelError(msg)
+            self.actions(st.actions, name, f"{at}.actions")
+            if st.spins:
+                self._pay(st, name, at)
+            for g in st.then:
+                if g.stage is not None and g.stage not in labels:
+                    msg = f"{at}: no stage {g.stage!r} to go to (its stages: {', '.join(labels)})"
+                    raise ModelError(msg)
+                nxt = self.label()
+                self.guard(g.when, name, nxt, f"{at}.then")
+                if g.stage is None:
+                    self.emit(K.C_END)
+                else:
+                    self.emit(K.C_GOTO, labels[g.stage])
+                self.mark(nxt)
+            self.emit(K.C_END)
+        comp = self.slot(f"component:{component}", 3)
+        self.feat.append([entry_pc, first_pc, comp, self.slot(f"{name}:entered"), self.slot(f"{name}:spins")])
+
+    def variant(self, reels: str, rows: int | None, lines: int | None, forced: tuple[Force, ...],
+                label: str, where: str) -> None:
+        """One base variant: its model and, when played the slow way (forced cells, its own components), its program."""
+        k = self.model(reels, rows, lines, (), where)
+        pc = -1
+        if forced or label:
+            pc = len(self.code)
+            self.forces(forced, "", where)
+            self.emit(K.X_REBASE, k)
+            if label:
+                self.emit(K.X_LABEL, *(self.slot(f"component:{label}: {c}", 3) for c in ("lines", "scatter")))
+            self.emit(K.C_END)
+        self.var.append([k, pc])
+
+    # --- packing ----------------------------------------------------------------------
+    def finish(self, bases: list[int], height: int, n_reels: int, ptab: IntArray, vcum: IntArray,
+               sym: IntArray) -> tuple[IntArray, ...]:
+        """The program's arrays (:data:`PROGRAM` order), the digits sized ``bases`` (radices follow from them)."""
+        if self.cells and n_reels * height > 64:
+            msg = f"{self.game}: cell masks need at most 64 cells, the window has {n_reels} × {height}"
+            raise ModelError(msg)
+        radix = np.cumprod([1, *bases[:-1]]).tolist() if bases else []
+        code = [list(row) for row in self.code]
+        for row in code:
+            if row[0] in (K.V_DIGIT, K.V_LOOKCOUNT):
+                d = row[2]
+                row[2], row[3] = int(radix[d]), int(bases[d])
+            if row[0] in (K.C_JF, K.C_JFR, K.C_GOTO):
+                at = 1 if row[0] == K.C_GOTO else 4
+                if row[at] < 0:
+                    row[at] = self.labels[-1 - row[at]]
+        symset = np.zeros((max(len(self.symsets), 1), len(self.names)), dtype=np.int64)
+        for i, ids in enumerate(self.symsets):
+            symset[i, list(ids)] = 1
+        return (_rows(code, K.N_CODE), np.array(self.tab or [0], dtype=np.int64), symset, self.symcode(bases),
+                _rows(self.feat, 5), _rows(self.var, 2), vcum, ptab, sym)
+
+    def symcode(self, bases: list[int]) -> IntArray:
+        """What a cell showing each symbol adds to the observation code."""
+        radix = np.cumprod([1, *bases[:-1]]).tolist() if bases else []
+        out = np.zeros(len(self.names), dtype=np.int64)
+        for d, ids in enumerate(self.digits):
+            out[list(ids)] += int(radix[d])
+        return out
+
+
+def _rows(data: list[list[int]], width: int) -> IntArray:
+    return np.array(data or [[0] * width], dtype=np.int64).reshape(max(len(data), 1), width)
+
+
+def describe(arrays: tuple[IntArray, ...]) -> dict[str, Any]:
+    """The program's arrays by name (for tests and debugging)."""
+    return dict(zip(PROGRAM, arrays, strict=True))

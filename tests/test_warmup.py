@@ -1,0 +1,99 @@
+"""No compiler on the user's clock: after the install-time warm-up nothing compiles, and a one-shot PAR needs no numba.
+
+``make test`` runs ``python -m mathkit.warmup`` first (as ``make venv`` and
+``make lab`` do), so here every kernel is compiled already.  Fresh processes
+check what a user meets: the numba dispatchers they call report no cache miss
+(nothing was compiled), and ``mathkit par`` on a lines game never imports numba
+(the ahead-of-time kernels) and prints the same PAR sheet as numba's kernels.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mathkit import warmup
+from mathkit.cycle import kernels
+from mathkit.io import load_game
+from mathkit.par import build_par
+from mathkit.report import par_to_dict
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_warm = pytest.mark.skipif(not warmup.ready(), reason="kernels not compiled yet: python -m mathkit.warmup")
+
+
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
+                          env=os.environ | {"PYTHONPATH": str(ROOT)}, check=True, timeout=600)
+
+
+@needs_warm
+def test_warm_is_quick_once_done_and_reports_progress() -> None:
+    seen: list[tuple[int, int, str]] = []
+    assert warmup.warm(lambda i, n, label: seen.append((i, n, label))) == []  # nothing left to compile
+    assert seen == [(len(warmup.STEPS), len(warmup.STEPS), "done")]
+
+
+@needs_warm
+def test_nothing_compiles_after_the_warm_up() -> None:
+    # a new process runs what users run; every numba dispatcher it touched must have loaded from the cache
+    out = run_python("""
+        import sys
+        import mathkit.cycle.lines as lines
+        from mathkit.cycle import kernels
+        from mathkit.io import load_game
+        from mathkit.exact import spin
+        from mathkit.simulate import simulate
+        from mathkit.round import analyse
+        game = load_game("data/games/dynasty_small.toml")
+        analyse(game, level="distribution")
+        simulate(game, 10_000, seed=3, progress=False)
+        lines.PARALLEL_MIN = 0
+        spin(load_game("data/games/benchmark_5x3.toml"), parallel=True)
+        with kernels.use("jit"):
+            spin(game)
+        from numba.core.dispatcher import Dispatcher
+        missed = sorted(f"{m}.{k}" for m, mod in list(sys.modules.items()) if m.startswith("mathkit")
+                        for k, v in vars(mod).items() if isinstance(v, Dispatcher) and sum(v.stats.cache_misses.values()))
+        used = sum(1 for m, mod in list(sys.modules.items()) if m.startswith("mathkit")
+                   for v in vars(mod).values() if isinstance(v, Dispatcher) and sum(v.stats.cache_hits.values()))
+        print(used, missed)
+    """)
+    used, missed = out.stdout.split(" ", 1)
+    assert int(used) > 10  # the check saw the kernels
+    assert missed.strip() == "[]", f"compiled on first use: {missed}"
+
+
+@needs_warm
+@pytest.mark.skipif(kernels.aot_status() != "in use", reason="no ahead-of-time extension (no C compiler?)")
+def test_one_shot_par_needs_no_numba_and_prints_the_same_sheet() -> None:
+    out = run_python("""
+        import sys
+        from mathkit.cli import main
+        status = main(["par", "data/games/sizzling_hot.toml", "--reels", "rtp99", "--json"])
+        print("numba imported:", "numba" in sys.modules, "scipy imported:", "scipy" in sys.modules, file=sys.stderr)
+        sys.exit(status)
+    """)
+    assert "numba imported: False scipy imported: False" in out.stderr
+    with kernels.use("jit"):
+        expected = par_to_dict(build_par(load_game(ROOT / "data/games/sizzling_hot.toml"), "rtp99"))
+    assert json.loads(out.stdout) == json.loads(json.dumps(expected))
+
+
+def test_help_imports_no_numpy() -> None:
+    out = run_python("""
+        import sys
+        from mathkit.cli import main
+        try:
+            main(["--help"])
+        except SystemExit:
+            pass
+        print("numpy imported:", "numpy" in sys.modules)
+    """)
+    assert "numpy imported: False" in out.stdout
