@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export PLOTLY_RENDERER ?= notebook
 
-.PHONY: lab app test test-fast lint typecheck bench render browser clean venv
+.PHONY: lab app test test-fast lint typecheck bench render browser fuzz clean venv
 
 # `make venv` installs, then compiles every kernel once (numba's disk cache and the ahead-of-time
 # extension, python -m mathkit.warmup); later runs only check that the kernels match their sources.
@@ -46,6 +46,11 @@ test-fast: venv
 browser: venv
 	$(BIN)/python -m pytest -m browser
 
+# 10,000 mutated game files, each loaded and its PAR sheet computed under a time limit (tests/fuzz.py)
+FUZZ_COUNT ?= 10000
+fuzz: venv
+	$(BIN)/python tests/fuzz.py --count $(FUZZ_COUNT) --json fuzz-report.json
+
 bench: venv
 	$(BIN)/python -m benchmarks
 
@@ -54,4 +59,4 @@ render: $(STAMP)
 	$(BIN)/python -m mathkit.render notebooks docs/rendered
 
 clean:
-	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered mathkit/cycle/_aot.*.so mathkit/cycle/_aot.json
+	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered fuzz-report.json mathkit/cycle/_aot.*.so mathkit/cycle/_aot.json

@@ -1,7 +1,10 @@
 """The ``mathkit`` command line: ``par``, ``simulate``, ``session``, ``tune``, ``check``, ``export``, ``render``.
 
-Errors in a game file print the validation message and exit with status 2,
-without a traceback.
+Errors in a game file, a bad argument, an output that cannot be written or a
+computation refused by a resource limit print one message naming the file and
+the field, and exit with status 2; nothing prints a traceback unless
+``--debug`` is given (anywhere on the line) or ``MATHKIT_DEBUG=1`` is set
+(see :func:`mathkit.cliargs.run`).
 """
 
 from __future__ import annotations
@@ -12,9 +15,14 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .errors import MathkitError
+from .bounds import check_bet
+from .cliargs import check_output, coins_arg, lines_arg, run, strip_debug
+from .errors import located
 
-__all__ = ["main"]
+__all__ = ["PAR_FORMATS", "main"]
+
+PAR_FORMATS = (".json", ".csv", ".txt", ".xlsx")
+"""What ``mathkit par --out`` writes (see :func:`mathkit.report.write_par`)."""
 
 
 def _par(args: argparse.Namespace) -> int:
@@ -23,8 +31,14 @@ def _par(args: argparse.Namespace) -> int:
     from .par import build_sheet
     from .report import par_to_dict, par_to_text, write_par
 
+    if args.out:
+        check_output(args.out, what="--out", suffixes=PAR_FORMATS)
     game = load_game(args.game)
-    par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=not args.no_sessions)
+    with located(path=args.game):
+        game.reel_set(args.reels)
+        check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
+        par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
+                          sessions=not args.no_sessions)
     if args.out:
         write_par(par, args.out)
     if args.json:
@@ -37,7 +51,10 @@ def _par(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="mathkit", description="Exact slot-game mathematics.")
+    p = argparse.ArgumentParser(prog="mathkit", description="Exact slot-game mathematics.",
+                                epilog="Exit status: 0 done, 1 a check or target failed, 2 bad game, argument or output "
+                                       "(or a computation refused by a limit), 3 an internal error. "
+                                       "--debug (anywhere) shows tracebacks.")
     sub = p.add_subparsers(dest="command", required=True)
 
     par = sub.add_parser("par", help="print or write a game's PAR sheet")
@@ -45,8 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--json", action="store_true", help="print JSON instead of text")
     par.add_argument("--out", type=Path, help="write the PAR sheet to FILE (.json, .csv, .txt, .xlsx)")
     par.add_argument("--reels", help="reel set (RTP variant) to analyse; default: the file's default_reels")
-    par.add_argument("--lines", type=int, help="lines played (default: the bet's lines)")
-    par.add_argument("--coins", type=int, help="coins per line (default: the first coin option)")
+    par.add_argument("--lines", type=lines_arg, help="lines played (default: the bet's lines)")
+    par.add_argument("--coins", type=coins_arg, help="coins per line, one of the game's options (default: the first)")
     par.add_argument("--no-sessions", action="store_true",
                      help="leave out the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
     par.set_defaults(func=_par)
@@ -78,19 +95,16 @@ def _delegate(command: str, rest: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    try:
+    args_list, debug = strip_debug(list(sys.argv[1:] if argv is None else argv))
+
+    def command() -> int:
         if args_list and args_list[0] in DELEGATED:
             return _delegate(args_list[0], args_list[1:])
         args = _parser().parse_args(args_list)
         status: int = args.func(args)
-    except MathkitError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except (FileExistsError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return status
+        return status
+
+    return run(command, debug=debug)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -181,19 +181,41 @@ class PayEntry:
     symbols
         Symbols that count towards the combination.
     pays
-        ``(count, per_coin)`` pairs: ``per_coin`` holds one credit value per
-        coin option, or a single value paid per coin.
+        ``(count, values)`` pairs: ``values`` is ``(v,)`` for a pay of ``v`` credits per coin
+        (multiplied by the coins played), or one value per coin option (a list in the file).
+    per_option
+        The counts whose values are one per coin option.  A count with more than one value
+        is always one; a one-value list is one only when named here (a game with a single
+        coin option writes ``{ 3 = [5000] }``: 5000 credits at that option, not 5000 per coin).
+
+    Examples
+    --------
+    >>> PayEntry("A", ("A",), ((3, (5000,)),), per_option=frozenset({3})).pay(3, coins=3, coin_index=0)
+    5000
+    >>> PayEntry("A", ("A",), ((3, (5000,)),)).pay(3, coins=3, coin_index=0)
+    15000
     """
 
     name: str
     symbols: tuple[str, ...]
     pays: tuple[tuple[int, tuple[int, ...]], ...]
+    per_option: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        listed = frozenset(k for k, v in self.pays if len(v) > 1)
+        if not listed <= self.per_option:
+            object.__setattr__(self, "per_option", self.per_option | listed)
+
+    def is_per_option(self, count: int) -> bool:
+        """Whether the pay of ``count`` is one value per coin option (else one value per coin)."""
+        return count in self.per_option
 
     def pay(self, count: int, coins: int = 1, coin_index: int | None = None) -> int:
         """Credits for exactly ``count`` matching symbols at ``coins`` coins per line.
 
-        The value for the largest declared count not above ``count``
-        (0 when there is none).
+        The value for the largest declared count not above ``count`` (0 when there is
+        none): a pay per coin times ``coins``, or a per-option pay at ``coin_index`` (the
+        index of ``coins`` among the game's coin options).
 
         Examples
         --------
@@ -205,10 +227,12 @@ class PayEntry:
         if best is None:
             return 0
         values: tuple[int, ...] = best[1]
-        if len(values) == 1:
+        if not self.is_per_option(best[0]):
             return values[0] * coins
-        idx = coins - 1 if coin_index is None else coin_index
-        return values[idx]
+        if coin_index is None:
+            msg = f"{self.name}: the pay of {best[0]} is one value per coin option; give the coin option's index"
+            raise ValueError(msg)
+        return values[coin_index]
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -373,7 +397,8 @@ class Tuning:
 class Game:
     """A slot game: symbols, reel sets, pays, bet model and features.
 
-    Build one with :func:`mathkit.io.load_game` (validated) or directly.
+    Build one with :func:`mathkit.io.load_game` (validated; it records the file in ``source``
+    so errors found later name it) or directly.
     Features (free spins, re-spins, the gamble, the cap ...) are a collection of
     blocks, in the order the file declares them.
     """
@@ -393,6 +418,8 @@ class Game:
     description: str = ""
     targets: Targets = Targets()
     tuning: Tuning | None = None
+    source: str | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The file the game was loaded from (for messages); not part of the game's identity."""
 
     # --- look-ups -----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:

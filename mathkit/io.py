@@ -13,6 +13,7 @@ The format is documented in ``docs/game-format.md``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import glob
 import os
 import re
@@ -20,7 +21,6 @@ import stat
 import tempfile
 import threading
 import time
-import tomllib
 import warnings
 from fractions import Fraction
 from pathlib import Path
@@ -28,11 +28,13 @@ from typing import Any
 
 import tomli_w
 
+from .bounds import MAX_FILE_BYTES
 from .errors import GameError
 from .features import features_to_dict
-from .game import Game, Targets
+from .game import Game, PayEntry, Targets
 from .parse import game_from_dict
 from .tomledit import update_text
+from .tomltext import parse_toml
 from .tuning import tuning_to_dict
 from .validate import validate_game
 
@@ -63,17 +65,17 @@ def loads_game(text: str, path: str | Path | None = None) -> Game:
     >>> g.reel_set().cycle
     8
     """
+    data = parse_toml(text, path)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise GameError(f"not valid TOML: {exc}", path=path,
-                        fix="check quotes, brackets and commas near the position given") from None
-    try:
-        return game_from_dict(data)
+        game = game_from_dict(data)
     except GameError as exc:
         if path is not None:
-            raise exc.with_path(path) from None
+            exc.locate(path=path)
         raise
+    except RecursionError:
+        msg = "the game's data is nested too deeply"
+        raise GameError(msg, field="file", path=path, fix="a game file nests arrays and tables a few levels at most") from None
+    return game if path is None else dataclasses.replace(game, source=str(path))
 
 
 def load_game(path: str | Path) -> Game:
@@ -86,11 +88,22 @@ def load_game(path: str | Path) -> Game:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
+            msg = f"{p.stat().st_size:,} bytes, more than the {MAX_FILE_BYTES:,} a game file may have"
+            raise GameError(msg, field="file", path=p, fix="a game is a few kilobytes to a few megabytes of TOML")
+        raw = p.read_bytes()
     except FileNotFoundError:
-        raise GameError("no such file", path=p, fix="check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"cannot read the file: {exc}", path=p) from None
+        raise GameError("no such file", field="file", path=p, fix="check the path") from None
+    except IsADirectoryError:
+        raise GameError("is a folder, not a game file", field="file", path=p, fix="give the path of a .toml file") from None
+    except OSError as exc:
+        raise GameError(f"cannot read the file: {exc.strerror or exc}", field="file", path=p) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        msg = f"not UTF-8 text: byte {raw[exc.start]:#04x} at line {line} cannot be read"
+        raise GameError(msg, field=f"line {line}", path=p, fix="save the file as UTF-8") from None
     return loads_game(text, p)
 
 
@@ -103,8 +116,9 @@ def _frac_out(x: Fraction) -> str | int | float:
     return f"{x.numerator}/{x.denominator}"
 
 
-def _pays_out(pays: tuple[tuple[int, tuple[int, ...]], ...]) -> dict[str, Any]:
-    return {str(k): (v[0] if len(v) == 1 else list(v)) for k, v in pays}
+def _pays_out(entry: PayEntry) -> dict[str, Any]:
+    """``{count: pay}``: a number paid per coin, or a list with one value per coin option."""
+    return {str(k): (list(v) if entry.is_per_option(k) else v[0]) for k, v in entry.pays}
 
 
 def _targets_out(game: Game) -> dict[str, Any]:
@@ -163,9 +177,9 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     out["reels"] = reels
     if game.paylines:
         out["paylines"] = [list(line) for line in game.paylines]
-    out["paytable"] = {e.name: _pays_out(e.pays) for e in game.line_pays
+    out["paytable"] = {e.name: _pays_out(e) for e in game.line_pays
                        if e.symbols == (e.name,)}
-    mixed = {e.name: {"symbols": list(e.symbols), "pays": _pays_out(e.pays)}
+    mixed = {e.name: {"symbols": list(e.symbols), "pays": _pays_out(e)}
              for e in game.line_pays if e.symbols != (e.name,)}
     if mixed:
         out["mixed"] = mixed

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .bounds import MAX_COINS, MAX_PAYLINES, MAX_REELS, MAX_ROWS, MAX_STOPS, MAX_WEIGHT
 from .errors import GameError
 from .features import KINDS, features_from_dict
+from .fields import UnknownField
 from .fields import array as _list
 from .fields import boolean as _bool
 from .fields import check_keys as _check_keys
@@ -78,7 +80,7 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
         else:
             subs = tuple(_str(s, f"{where}.substitutes[{i}]")
                          for i, s in enumerate(_list(subs_raw, f"{where}.substitutes")))
-        reels = tuple(_int(r, f"{where}.reels[{i}]", minimum=1)
+        reels = tuple(_int(r, f"{where}.reels[{i}]", minimum=1, maximum=MAX_REELS)
                       for i, r in enumerate(_list(spec.get("reels", []), f"{where}.reels")))
         pays = _bool(spec.get("pays", False), f"{where}.pays")
         mult = _int(spec.get("multiplier", 1), f"{where}.multiplier", minimum=1)
@@ -99,6 +101,9 @@ def _parse_strip(value: Any, field: str) -> tuple[str, ...]:
         stops = tuple(_str(s, f"{field}[{i}]") for i, s in enumerate(_list(value, field)))
     if not stops:
         raise GameError("empty strip", field=field, fix="list at least one stop")
+    if len(stops) > MAX_STOPS:
+        raise GameError(f"{len(stops):,} stops, more than the {MAX_STOPS:,} a strip may have", field=field,
+                        fix="shorten the strip, or weight its stops instead of repeating them")
     return stops
 
 
@@ -118,15 +123,18 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
         strips_raw = _list(spec["strips"], f"{where}.strips")
         if not strips_raw:
             raise GameError("no reels", field=f"{where}.strips", fix="list one strip per reel")
+        if len(strips_raw) > MAX_REELS:
+            raise GameError(f"{len(strips_raw)} reels, more than the {MAX_REELS} a game may have",
+                            field=f"{where}.strips", fix=f"use at most {MAX_REELS} reels")
         strips = tuple(_parse_strip(s, f"{where}.strips[{r}]") for r, s in enumerate(strips_raw))
         rows_raw = spec.get("rows", 3)
         if isinstance(rows_raw, list):
             if len(rows_raw) != len(strips):
                 raise GameError(f"{len(rows_raw)} row counts for {len(strips)} reels",
                                 field=f"{where}.rows", fix="give one row count per reel, or one number")
-            rows = tuple(_int(x, f"{where}.rows[{i}]", minimum=1) for i, x in enumerate(rows_raw))
+            rows = tuple(_int(x, f"{where}.rows[{i}]", minimum=1, maximum=MAX_ROWS) for i, x in enumerate(rows_raw))
         else:
-            rows = (_int(rows_raw, f"{where}.rows", minimum=1),) * len(strips)
+            rows = (_int(rows_raw, f"{where}.rows", minimum=1, maximum=MAX_ROWS),) * len(strips)
         weights = None
         if "weights" in spec:
             w_raw = _list(spec["weights"], f"{where}.weights")
@@ -139,7 +147,8 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
                 if len(ws) != len(strip):
                     raise GameError(f"{len(ws)} weights for {len(strip)} stops",
                                     field=f"{where}.weights[{r}]", fix="give one weight per stop")
-                wl.append(tuple(_int(w, f"{where}.weights[{r}][{i}]") for i, w in enumerate(ws)))
+                wl.append(tuple(_int(w, f"{where}.weights[{r}][{i}]", minimum=None, maximum=MAX_WEIGHT)
+                                for i, w in enumerate(ws)))
             weights = tuple(wl)
         declared = spec.get("declared_rtp")
         sets.append(ReelSet(name, strips, rows, weights,
@@ -147,30 +156,42 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
     return tuple(sets)
 
 
-def _parse_pays(value: Any, where: str, n_coins: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+def _parse_pays(value: Any, where: str, n_coins: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], frozenset[int]]:
+    """Pays by count, and the counts written as one value per coin option (a list)."""
     if not isinstance(value, dict) or not value:
         raise GameError("expected a table of count = pay", field=where,
                         fix="write e.g. { 3 = 5, 4 = 20, 5 = 100 }")
     out = []
+    per_option = set()
     for key, pay in value.items():
         field = f"{where}.{key}"
         count = _count_key(key, field)
         if isinstance(pay, list):
             if len(pay) != n_coins:
                 raise GameError(f"{len(pay)} per-coin pays for {n_coins} coin options", field=field,
-                                fix="give one pay per coin option in bet.coins, or a single number")
+                                fix="give one pay per coin option in bet.coins, or a single number (paid per coin)")
             values = tuple(_int(p, f"{field}[{i}]", minimum=0) for i, p in enumerate(pay))
+            per_option.add(count)
         else:
             values = (_int(pay, field, minimum=0),)
         out.append((count, values))
-    return tuple(sorted(out))
+    return tuple(sorted(out)), frozenset(per_option)
 
 
-def _parse_paytable(data: Mapping[str, Any], n_coins: int) -> tuple[PayEntry, ...]:
-    entries = [
-        PayEntry(name, (name,), _parse_pays(spec, f"paytable.{name}", n_coins))
-        for name, spec in _table(data, "paytable", "").items()
-    ]
+def _misplaced(name: str, where: str) -> GameError:
+    """A top-level key written after a table header, which TOML puts inside that table."""
+    return UnknownField(name, f"unknown field {name!r}", field=f"{where}.{name}",
+                        fix=f"{name!r} is a top-level key: in TOML a key written after a [table] header belongs to "
+                            f"that table; move `{name} = ...` above the first [table] header")
+
+
+def _parse_paytable(data: Mapping[str, Any], n_coins: int, symbols: tuple[str, ...]) -> tuple[PayEntry, ...]:
+    entries = []
+    for name, spec in _table(data, "paytable", "").items():
+        if name in TOP_KEYS and name not in symbols and not isinstance(spec, dict):
+            raise _misplaced(name, "paytable")
+        pays, per_option = _parse_pays(spec, f"paytable.{name}", n_coins)
+        entries.append(PayEntry(name, (name,), pays, per_option))
     for name, spec in _table(data, "mixed", "").items():
         where = f"mixed.{name}"
         if not isinstance(spec, dict):
@@ -178,7 +199,8 @@ def _parse_paytable(data: Mapping[str, Any], n_coins: int) -> tuple[PayEntry, ..
         _check_keys(spec, ("symbols", "pays"), where)
         syms = tuple(_str(s, f"{where}.symbols[{i}]")
                      for i, s in enumerate(_list(spec.get("symbols"), f"{where}.symbols")))
-        entries.append(PayEntry(name, syms, _parse_pays(spec.get("pays"), f"{where}.pays", n_coins)))
+        pays, per_option = _parse_pays(spec.get("pays"), f"{where}.pays", n_coins)
+        entries.append(PayEntry(name, syms, pays, per_option))
     return tuple(entries)
 
 
@@ -186,6 +208,8 @@ def _parse_scatter_pays(data: Mapping[str, Any]) -> tuple[ScatterPay, ...]:
     out = []
     for name, spec in _table(data, "scatter_pays", "").items():
         where = f"scatter_pays.{name}"
+        if name in TOP_KEYS and not isinstance(spec, dict):
+            raise _misplaced(name, "scatter_pays")
         if not isinstance(spec, dict) or not spec:
             raise GameError("expected a table of count = multiple of total bet", field=where,
                             fix="write e.g. { 3 = 2, 4 = 10, 5 = 50 }")
@@ -199,16 +223,22 @@ def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
     spec = _table(data, "bet", "")
     _check_keys(spec, ("lines", "line_options", "coins", "coin_value", "total"), "bet")
     default_lines = n_paylines if n_paylines else 1
-    lines = _int(spec.get("lines", default_lines), "bet.lines", minimum=1)
-    options = tuple(_int(x, f"bet.line_options[{i}]", minimum=1)
+    lines = _int(spec.get("lines", default_lines), "bet.lines", minimum=1, maximum=MAX_PAYLINES)
+    options = tuple(_int(x, f"bet.line_options[{i}]", minimum=1, maximum=MAX_PAYLINES)
                     for i, x in enumerate(_list(spec.get("line_options", []), "bet.line_options")))
-    coins = tuple(_int(x, f"bet.coins[{i}]", minimum=1)
+    coins = tuple(_int(x, f"bet.coins[{i}]", minimum=1, maximum=MAX_COINS)
                   for i, x in enumerate(_list(spec.get("coins", [1]), "bet.coins")))
     if not coins:
         raise GameError("no coin options", field="bet.coins", fix="write coins = [1]")
     coin_value = _fraction(spec.get("coin_value", 1), "bet.coin_value")
     total = spec.get("total")
     return Bet(lines, options, coins, coin_value, None if total is None else _int(total, "bet.total", minimum=1))
+
+
+def _description(value: Any) -> str:
+    if not isinstance(value, str):
+        raise GameError("expected a string", field="description", fix='write description = "..."')
+    return value
 
 
 def _parse_readings(data: Mapping[str, Any]) -> tuple[Reading, ...]:
@@ -252,6 +282,15 @@ def _parse_targets(data: Mapping[str, Any]) -> Targets:
 
 def game_from_dict(data: Mapping[str, Any]) -> Game:
     """Build and validate a game from parsed TOML data (errors carry no file name)."""
+    try:
+        return _game_from_dict(data)
+    except UnknownField as exc:
+        if exc.key in TOP_KEYS and "." in exc.field and "top-level" not in exc.fix:
+            raise _misplaced(exc.key, exc.field.rsplit(".", 1)[0]) from exc
+        raise
+
+
+def _game_from_dict(data: Mapping[str, Any]) -> Game:
     _check_keys(data, TOP_KEYS, "")
     name = _str(data.get("name"), "name")
     pay_mode = data.get("pay_mode", "lines")
@@ -260,18 +299,22 @@ def game_from_dict(data: Mapping[str, Any]) -> Game:
     symbols = _parse_symbols(data)
     reel_sets = _parse_reels(data)
     paylines_raw = _list(data.get("paylines", []), "paylines")
+    if len(paylines_raw) > MAX_PAYLINES:
+        raise GameError(f"{len(paylines_raw):,} paylines, more than the {MAX_PAYLINES:,} a game may have",
+                        field="paylines", fix=f"declare at most {MAX_PAYLINES:,} lines")
     paylines = tuple(
-        tuple(_int(x, f"paylines[{i}][{r}]", minimum=0) for r, x in enumerate(_list(line, f"paylines[{i}]")))
+        tuple(_int(x, f"paylines[{i}][{r}]", minimum=0, maximum=MAX_ROWS - 1)
+              for r, x in enumerate(_list(line, f"paylines[{i}]")))
         for i, line in enumerate(paylines_raw)
     )
     bet = _parse_bet(data, len(paylines))
     declared = data.get("declared_rtp")
     game = Game(
         name=name,
-        description=str(data.get("description", "")),
+        description=_description(data.get("description", "")),
         symbols=symbols,
         reel_sets=reel_sets,
-        line_pays=_parse_paytable(data, len(bet.coins)),
+        line_pays=_parse_paytable(data, len(bet.coins), tuple(s.name for s in symbols)),
         bet=bet,
         pay_mode=pay_mode,
         paylines=paylines,

@@ -50,7 +50,7 @@ import numpy.typing as npt
 
 from .errors import ModelError
 from .exact import spin
-from .game import Game, PayEntry, ReelSet, ScatterPay
+from .game import Game, ReelSet, ScatterPay
 from .par import build_par
 from .round import rtp_breakdown as round_breakdown
 from .rtp import component_rtp
@@ -141,7 +141,7 @@ def at_bet(game: Game, lines: int | None = None, coins: int | None = None) -> Ga
         raise ModelError(msg)
     order = [bet.coins.index(c)] + [i for i in range(len(bet.coins)) if bet.coins[i] != c]
     pays = tuple(
-        dataclasses.replace(e, pays=tuple((k, v if len(v) == 1 else tuple(v[i] for i in order)) for k, v in e.pays))
+        dataclasses.replace(e, pays=tuple((k, tuple(v[i] for i in order) if e.is_per_option(k) else v) for k, v in e.pays))
         for e in game.line_pays
     )
     new_bet = dataclasses.replace(bet, lines=new_lines, coins=tuple(bet.coins[i] for i in order))
@@ -363,8 +363,8 @@ def bump_pay(game: Game, cell: PayCell, delta: int) -> Game:
         When a pay would become negative.
     """
 
-    def step(values: tuple[int, ...]) -> tuple[int, ...]:
-        if len(values) == 1:
+    def step(values: tuple[int, ...], per_option: bool = False) -> tuple[int, ...]:
+        if not per_option:
             out: tuple[int, ...] = (values[0] + delta,)
         else:
             out = tuple(v + delta * c for v, c in zip(values, game.bet.coins, strict=True))
@@ -381,7 +381,7 @@ def bump_pay(game: Game, cell: PayCell, delta: int) -> Game:
         )
         return dataclasses.replace(game, scatter_pays=sps)
     lps = tuple(
-        PayEntry(e.name, e.symbols, tuple((k, step(v) if k == cell.count else v) for k, v in e.pays))
+        dataclasses.replace(e, pays=tuple((k, step(v, e.is_per_option(k)) if k == cell.count else v) for k, v in e.pays))
         if e.name == cell.entry else e
         for e in game.line_pays
     )

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .bounds import check_bet
 from .game import Game, ReelSet
 
 __all__ = ["PayTables", "ReelArrays", "pay_tables", "reel_arrays"]
@@ -122,8 +123,7 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     >>> t.match.shape[1] == len(t.names)
     True
     """
-    n_lines = game.bet.lines if lines is None else lines
-    c = game.bet.coins[0] if coins is None else coins
+    n_lines, c = check_bet(game, lines, coins)  # the bounds contract: lines within the paylines, coins an option
     window = max(sum(rs.rows) for rs in game.reel_sets)
     rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels)
     return _pay_tables(rules, window, n_lines, c)

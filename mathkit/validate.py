@@ -2,7 +2,9 @@
 
 :mod:`mathkit.io` checks types and shapes while parsing; this module checks
 what the fields mean together (symbols exist, wilds sit on allowed reels, line
-rows fit the window ...).  It runs on every load and save and on every edit
+rows fit the window ...) and, last, the composite ranges of the bounds contract
+(:func:`mathkit.bounds.check_game`: the window within the strips, the cycle,
+one spin's top win).  It runs on every load and save and on every edit
 made in code, so a game object that exists is a game that makes sense.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .bounds import check_game
 from .errors import GameError
 from .game import Game
 
@@ -152,16 +155,18 @@ def _check_pays(game: Game) -> None:
                 raise GameError(f"wild {sym!r} in a mixed combination", field=f"{where}.symbols",
                                 fix="wilds join mixed combinations by substitution; list regular symbols only")
         counts = [k for k, _ in e.pays]
+        at = f"{where}.pays" if mixed else where
         if len(set(counts)) != len(counts):
-            raise GameError("a count is listed twice", field=where)
+            raise GameError("a count is listed twice", field=at)
         for k, values in e.pays:
             if k > game.n_reels:
-                raise GameError(f"{k} of a kind on {game.n_reels} reels", field=f"{where}.{k}",
+                raise GameError(f"{k} of a kind on {game.n_reels} reels", field=f"{at}.{k}",
                                 fix=f"counts go from 1 to {game.n_reels}")
-            if len(values) not in (1, n_coins):
-                raise GameError(f"{len(values)} per-coin pays for {n_coins} coin options", field=f"{where}.{k}")
+            if len(values) != (n_coins if e.is_per_option(k) else 1):
+                raise GameError(f"{len(values)} per-coin pays for {n_coins} coin options", field=f"{at}.{k}",
+                                fix="give one pay per coin option in bet.coins, or a single number (paid per coin)")
             if any(v < 0 for v in values):
-                raise GameError("negative pay", field=f"{where}.{k}", fix="pays are whole numbers ≥ 0")
+                raise GameError("negative pay", field=f"{at}.{k}", fix="pays are whole numbers ≥ 0")
     for s in game.symbols:
         if s.is_wild and s.pays and s.name not in entry_names:
             raise GameError("wild declared to pay but has no paytable entry", field=f"paytable.{s.name}",
@@ -223,3 +228,4 @@ def validate_game(game: Game) -> None:
     _check_pays(game)
     _check_bet(game)
     _check_features(game)
+    check_game(game)

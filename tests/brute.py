@@ -115,8 +115,18 @@ class _Rules:
         return any(member in self.substitutes[name] for member in entry.symbols)
 
     def pay(self, entry: PayEntry, count: int) -> int:
-        """Credits for a run of ``count`` at this coin option (before multipliers)."""
-        return entry.pay(count, self.coins, self.coin_index)
+        """Credits for a run of ``count`` at this coin option (before multipliers).
+
+        The declared count paid is the largest not above the run; its value is paid per
+        coin (times the coins) unless the file listed one value per coin option.
+        """
+        paid = _largest_declared(list(entry.counts), count)
+        if paid == 0:
+            return 0
+        values = dict(entry.pays)[paid]
+        if paid in entry.per_option:
+            return values[self.coin_index]
+        return values[0] * self.coins
 
     def line(self, seq: tuple[str, ...]) -> tuple[int, PayEntry | None, int]:
         """``(win, entry, run)`` of one line; the first entry wins a tie."""
@@ -165,7 +175,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
     rs = game.reel_set(reels)
     coin = game.bet.coins[0] if coins is None else coins
     n_lines = game.bet.lines if lines is None else lines
-    total_bet = n_lines * coin
+    total_bet = game.bet.total_bet(n_lines, coin)  # lines × coins, or the fixed total × coins
     rules = _Rules(game, coin)
     paylines = game.paylines[:n_lines] if game.pay_mode == "lines" else ()
     component = game.pay_mode

@@ -322,17 +322,24 @@ def _fit_lengths(lengths: list[int], limit: int, shortest: int = 1) -> list[int]
 
 
 @st.composite
-def pays_table(draw: st.DrawFn, max_count: int, n_coins: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Sparse pays ``count -> per-coin values`` for counts 1..max_count, 0-50 credits (per-coin up to 100)."""
+def pays_table(draw: st.DrawFn, max_count: int,
+               n_coins: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], frozenset[int]]:
+    """Sparse pays ``count -> values`` for counts 1..max_count, and the counts paid per coin option.
+
+    A pay is 0-50 credits per coin, or one value per coin option (up to 100; with a single
+    coin option, a one-value list: paid as it is, not times the coins).
+    """
     counts = draw(st.lists(st.integers(1, max_count), min_size=1, max_size=max_count, unique=True))
     out = []
+    per_option = set()
     for k in sorted(counts):
-        if n_coins > 1 and draw(st.booleans()):
+        if draw(st.booleans()) and (n_coins > 1 or draw(st.booleans())):
             values = tuple(draw(st.integers(0, 50 * (i + 1))) for i in range(n_coins))
+            per_option.add(k)
         else:
             values = (draw(st.integers(0, 50)),)
         out.append((k, values))
-    return tuple(out)
+    return tuple(out), frozenset(per_option)
 
 
 @st.composite
@@ -368,15 +375,15 @@ def games(draw: st.DrawFn, mode: str) -> Game:
         scatters.append("SX")
         symbols.append(Symbol("SX", "scatter"))
 
-    coins = draw(st.sampled_from([(1,), (1,), (1, 2), (2, 5)]))
+    coins = draw(st.sampled_from([(1,), (1,), (3,), (1, 2), (2, 5)]))
     entries = []
     for name in draw(st.lists(st.sampled_from(regular), min_size=1, unique=True)):
-        entries.append(PayEntry(name, (name,), draw(pays_table(n_reels, len(coins)))))
-    entries += [PayEntry(w.name, (w.name,), draw(pays_table(n_reels, len(coins)))) for w in wilds if w.pays]
+        entries.append(PayEntry(name, (name,), *draw(pays_table(n_reels, len(coins)))))
+    entries += [PayEntry(w.name, (w.name,), *draw(pays_table(n_reels, len(coins)))) for w in wilds if w.pays]
     entries = list(draw(st.permutations(entries)))  # ties go to the first entry: vary the order
     if mode == "lines" and draw(st.booleans()):
         members = tuple(draw(st.lists(st.sampled_from(regular), min_size=2, max_size=3, unique=True)))
-        group = PayEntry("MIX", members, draw(pays_table(n_reels, len(coins))))
+        group = PayEntry("MIX", members, *draw(pays_table(n_reels, len(coins))))
         entries.insert(draw(st.integers(0, len(entries))), group)
 
     # a window never shows more rows than the strip has stops

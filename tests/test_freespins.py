@@ -123,8 +123,9 @@ def test_the_game_file_route_refuses_too() -> None:
               '  "VASE NINE SEAL SEAL SEAL DRAGON NINE VASE",', '  "EMPEROR EMPEROR EMPEROR",']
     new = "[reels.free]\nrows = 3\nstrips = [\n" + "\n".join(strips) + "\n]\n\n"
     g = loads_game(text.replace(free, new))
-    with pytest.raises(ModelError, match=r"^3\+ EMPEROR add 10 spins with probability 1 per spin: 10 added spins "
-                                         r"per spin ≥ 1, the feature never ends on average$"):
+    # the error names the feature it is about
+    with pytest.raises(ModelError, match=r"^free_spins: 3\+ EMPEROR add 10 spins with probability 1 per spin: 10 added "
+                                         r"spins per spin ≥ 1, the feature never ends on average$"):
         rtp_breakdown(g)
 
 

@@ -75,8 +75,8 @@ def _cells(game: Game) -> list[tuple[str, str, int, int]]:
     out: list[tuple[str, str, int, int]] = []
     most = max(game.bet.coins)
     for e in game.line_pays:
-        for k, values in e.pays:
-            top = values[0] * most if len(values) == 1 else max(values)
+        for k in e.counts:
+            top = e.pay(k, most, game.bet.coins.index(most))
             if top > 0:
                 out.append(("lines" if game.pay_mode == "lines" else "ways", e.name, k, top))
     for sp in game.scatter_pays:

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import MathkitError
+from ..errors import MathkitError, located
 from .profiles import PROFILES
 from .run import run_checks
 
@@ -27,9 +27,10 @@ def cli(argv: list[str]) -> int:
 
     try:
         game = load_game(args.game)
-        if args.reels:
-            game.reel_set(args.reels)
-        checks = run_checks(game, args.profile, reels=args.reels)
+        with located(path=args.game):
+            if args.reels:
+                game.reel_set(args.reels)
+            checks = run_checks(game, args.profile, reels=args.reels)
     except MathkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ..bounds import MAX_CYCLE
 from ..errors import ModelError
 
 __all__ = ["DENSE_LIMIT", "I64_SAFE", "JointCounts", "check_cycle"]
 
 IntArray = npt.NDArray[np.int64]
 DENSE_LIMIT = 1 << 25
-I64_SAFE = 1 << 62
+I64_SAFE = MAX_CYCLE  # the bounds contract states the range once
 
 
 @dataclass(frozen=True, eq=False)

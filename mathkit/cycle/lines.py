@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from ..bounds import check_cost, enumeration_cost
 from ..errors import ModelError
 from ..stops import StopTables
 from ..tables import PayTables
@@ -75,6 +76,14 @@ def finish_tables(finc: IntArray, a_mid: int, lines: IntArray, k: int, sym: IntA
                         rwt, rkey, rkidx, np.ascontiguousarray(rseq), rk, rw)
 
 
+def check_enumeration(t: PayTables, st: StopTables) -> None:
+    """Refuse, before it starts, an enumeration whose estimated memory or work passes the limits."""
+    memory, work = enumeration_cost([len(w) for w in st.weights], split_point(st.n_reels),
+                                    len(t.entries) if t.ways else int(t.lines.shape[0]), int(st.rows.max()))
+    check_cost(f"the full-cycle enumeration of reel set {st.name!r}", memory=memory, work=work, field=f"reels.{st.name}",
+               fix="estimate the figures by simulation (mathkit simulate), or shorten the strips (weights, not repeats)")
+
+
 def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> JointCounts:
     """Exact joint counts of (line win, observation code) over the whole cycle of ``st``.
 
@@ -89,6 +98,7 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     >>> int(jc.counts.sum()) == g.reel_set().cycle
     True
     """
+    check_enumeration(t, st)
     if t.ways:
         return joint_counts_ways(t, st)
     cycle = st.cycle

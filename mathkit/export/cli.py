@@ -10,7 +10,9 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import MathkitError
+from ..bounds import check_bet
+from ..cliargs import check_output, coins_arg, lines_arg
+from ..errors import MathkitError, located
 from .diff import diff_games, diff_to_dict, diff_to_text
 from .server import load_any_game, write_server_json
 from .xlsx import write_par_xlsx
@@ -31,8 +33,8 @@ def cli(argv: list[str]) -> int:
     p.add_argument("--diff", type=Path, metavar="OTHER", help="print what changed from GAME to OTHER")
     p.add_argument("--json", action="store_true", help="print the diff as JSON")
     p.add_argument("--reels", help="reel set for the PAR sheet and the diff figures")
-    p.add_argument("--lines", type=int, help="lines played on the PAR sheet")
-    p.add_argument("--coins", type=int, help="coins per line on the PAR sheet")
+    p.add_argument("--lines", type=lines_arg, help="lines played on the PAR sheet")
+    p.add_argument("--coins", type=coins_arg, help="coins per line on the PAR sheet (one of the game's options)")
     p.add_argument("--profile", default="gli11", choices=("gli11", "anz", "ukgc"), help="checks sheet profile")
     p.add_argument("--force", action="store_true", help="replace existing output files")
     args = p.parse_args(argv)
@@ -49,12 +51,20 @@ def cli(argv: list[str]) -> int:
             print(f"error: {o} exists; pass --force to replace it", file=sys.stderr)
             return 2
     try:
+        for o, option in ((args.xlsx, "--xlsx"), (args.server_json, "--server-json"), (args.toml, "--toml")):
+            if o is not None:
+                check_output(o, what=option)
         game = load_any_game(args.game)
+        with located(path=args.game):
+            game.reel_set(args.reels)
+            check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
         if args.xlsx is not None:
             from ..par import build_sheet
 
-            par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True, sessions=True)
-            write_par_xlsx(par, args.xlsx, profile=args.profile)
+            with located(path=args.game):
+                par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
+                                    sessions=True)
+                write_par_xlsx(par, args.xlsx, profile=args.profile)
             print(f"wrote {args.xlsx}")
         if args.server_json is not None:
             write_server_json(game, args.server_json)

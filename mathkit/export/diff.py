@@ -120,7 +120,7 @@ def _pay_map(g: Game) -> dict[str, Any]:
     for e in g.line_pays:
         label = e.name if e.symbols == (e.name,) else f"{e.name} ({'/'.join(e.symbols)})"
         for k, v in e.pays:
-            out[f"{k} × {label}"] = v[0] if len(v) == 1 else list(v)
+            out[f"{k} × {label}"] = list(v) if e.is_per_option(k) else v[0]
     for sp in g.scatter_pays:
         for k, sv in sp.pays:
             out[f"{k} × {sp.symbol} (scatter, × bet)"] = sv

@@ -232,6 +232,8 @@ class Block(Feature):
     """
 
     phase: ClassVar[int] = 0
+    scalar: ClassVar[bool] = False
+    """Whether the block may be written as a single value (``cap = 5000``) instead of a table."""
 
     @classmethod
     def from_table(cls, name: str, data: Mapping[str, Any], where: str) -> Self:

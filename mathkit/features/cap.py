@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from ..bounds import check_win, largest_bet
 from ..distribution import WinDistribution
 from ..errors import GameError, ModelError
 from ..fields import check_keys, fraction, integer
@@ -57,6 +58,7 @@ class Cap(Block):
     kind: ClassVar[str] = "cap"
     role: ClassVar[Role] = "transform"
     title: ClassVar[str] = "Cap"
+    scalar: ClassVar[bool] = True
 
     multiple: Fraction | None = None
     coins: int | None = None
@@ -88,6 +90,13 @@ class Cap(Block):
         if (self.multiple is None) == (self.coins is None):
             msg = "give the cap either as a multiple of the total bet or in coins"
             raise GameError(msg, field=where)
+        if self.multiple is not None and self.multiple <= 0:
+            msg = f"cap {self.multiple} is not positive"
+            raise GameError(msg, field=f"{where}.multiple")
+        lines, coins = largest_bet(game)
+        credits = self.credits(game.bet.total_bet(lines, coins), coins)
+        check_win(int(credits), f"{where}.coins" if self.coins is not None else where,
+                  "at the largest bet the cap comes to", "a cap of at most a few hundred thousand times the bet is usual")
 
     def credits(self, total_bet: int, coins: int) -> Fraction:
         """The cap in credits at a total bet of ``total_bet`` credits and ``coins`` coins per line."""

@@ -39,6 +39,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
+from ..bounds import MAX_FEATURE_SPINS, check_win, largest_bet, spin_tops
 from ..errors import GameError, ModelError
 from ..fields import boolean, check_keys, count_table, integer, string
 from ..figures import FeatureSection, Figure, Method
@@ -242,12 +243,13 @@ class FreeSpins(EnteredSpins):
         return cls(
             name=name,
             trigger=string(data["trigger"], f"{where}.trigger"),
-            awards=count_table(data["awards"], f"{where}.awards"),
+            awards=count_table(data["awards"], f"{where}.awards", maximum=MAX_FEATURE_SPINS),
             reels=string(data["reels"], f"{where}.reels"),
-            retriggers=count_table(data.get("retriggers", {}), f"{where}.retriggers"),
+            retriggers=count_table(data.get("retriggers", {}), f"{where}.retriggers", maximum=MAX_FEATURE_SPINS),
             multiplier=integer(data.get("multiplier", 1), f"{where}.multiplier", minimum=1),
             multiply_scatter=boolean(data.get("multiply_scatter", False), f"{where}.multiply_scatter"),
-            max_spins=None if max_spins is None else integer(max_spins, f"{where}.max_spins", minimum=1),
+            max_spins=None if max_spins is None else integer(max_spins, f"{where}.max_spins", minimum=1,
+                                                              maximum=MAX_FEATURE_SPINS),
             from_feature=None if src is None else string(src, f"{where}.from_feature"),
         )
 
@@ -270,6 +272,22 @@ class FreeSpins(EnteredSpins):
         if not self.awards or all(v == 0 for _, v in self.awards):
             msg = "no spins awarded"
             raise GameError(msg, field=f"{where}.awards", fix="write e.g. { 3 = 10 }")
+        self._check_bounds(game, where)
+
+    def _check_bounds(self, game: Game, where: str) -> None:
+        """The bounds contract: one free spin, and a feature with a most spins, pay at most MAX_WIN credits."""
+        lines, coins = largest_bet(game)
+        line_top, scatter_top = spin_tops(game, self.reels, lines=lines, coins=coins)
+        top = line_top * self.multiplier + scatter_top * (self.multiplier if self.multiply_scatter else 1)
+        check_win(top, f"{where}.multiplier", f"one spin of {self.name} at the largest bet can pay up to",
+                  "lower the multiplier or the pays of the feature's reel set")
+        adds = any(v > 0 for _, v in self.retriggers)
+        spins = self.max_spins if self.max_spins is not None else None if adds else max(v for _, v in self.awards)
+        if spins is not None:
+            base = max(sum(spin_tops(game, rs.name, lines=lines, coins=coins)) for rs in game.reel_sets)
+            check_win(base + spins * top, f"{where}.max_spins" if self.max_spins is not None else f"{where}.awards",
+                      f"a round with {spins} spins of {self.name} at the largest bet can pay up to",
+                      "lower the spins, the multiplier or the pays")
 
     def award(self, count: int) -> int:
         """Spins awarded by ``count`` triggers in the base game."""

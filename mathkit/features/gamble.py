@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
+from ..bounds import MAX_GAMBLES, check_win
 from ..distribution import WinDistribution
 from ..errors import GameError
 from ..fields import array, check_keys, fraction, integer, string
@@ -82,7 +83,8 @@ class Gamble(Block):
             options.append(GambleOption(string(opt.get("name"), f"{at}.name"),
                                         integer(opt.get("multiplier"), f"{at}.multiplier", minimum=1), p))
         return cls(name=name, options=tuple(options),
-                   max_gambles=integer(data.get("max_gambles", 5), f"{where}.max_gambles", minimum=1),
+                   max_gambles=integer(data.get("max_gambles", 5), f"{where}.max_gambles", minimum=1,
+                                       maximum=MAX_GAMBLES),
                    limit=integer(data.get("limit"), f"{where}.limit", minimum=1))
 
     def table(self) -> dict[str, Any]:
@@ -98,6 +100,9 @@ class Gamble(Block):
         if dup:
             msg = f"option {dup[0]!r} listed twice"
             raise GameError(msg, field=f"{where}.options")
+        most = max(o.multiplier for o in self.options)
+        check_win(self.limit * most, f"{where}.limit", f"a gamble of the limit at ×{most} pays",
+                  "lower the gamble limit or the multipliers")
 
     def max_win(self, ctx: Context) -> MaxWin:
         return MaxWin(True, 0, "the gamble is reported beside the RTP: it adds nothing to a round's win")

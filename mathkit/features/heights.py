@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, ClassVar, Self
 
+from ..bounds import MAX_PAYLINES, MAX_ROWS, MAX_WEIGHT
 from ..errors import GameError
 from ..fields import check_keys, count_key, integer
 from ..figures import FeatureSection, Figure
@@ -59,9 +60,14 @@ class VariableHeights(Block):
             msg = "expected a table of height = weight"
             raise GameError(msg, field=f"{where}.heights", fix="write e.g. { 3 = 40, 4 = 25, 5 = 18, 6 = 10, 7 = 7 }")
         heights = tuple(sorted((count_key(k, f"{where}.heights.{k}"),
-                                integer(v, f"{where}.heights.{k}", minimum=0)) for k, v in raw.items()))
+                                integer(v, f"{where}.heights.{k}", minimum=0, maximum=MAX_WEIGHT)) for k, v in raw.items()))
+        for h, _ in heights:
+            if h > MAX_ROWS:
+                msg = f"a window {h} rows high, more than the {MAX_ROWS} a reel may show"
+                raise GameError(msg, field=f"{where}.heights.{h}", fix=f"use heights from 1 to {MAX_ROWS}")
         return cls(name=name, heights=heights,
-                   lines_per_row=integer(data.get("lines_per_row"), f"{where}.lines_per_row", minimum=1))
+                   lines_per_row=integer(data.get("lines_per_row"), f"{where}.lines_per_row", minimum=1,
+                                         maximum=MAX_PAYLINES))
 
     def table(self) -> dict[str, Any]:
         return {"heights": {str(h): w for h, w in self.heights}, "lines_per_row": self.lines_per_row}

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import GameError
+from ..fields import show
 from ..game import Feature
 from .base import Block
 
@@ -79,6 +80,9 @@ def features_from_dict(data: Mapping[str, Any]) -> tuple[Feature, ...]:
                     raise GameError(msg, field=f"{where}.name", fix='add name = "..." (unique in the game)')
             else:
                 name = key
+            if not isinstance(item, dict) and not cls.scalar:
+                msg = f"expected a table, got {show(item)}"
+                raise GameError(msg, field=where, fix=f"write a [{key}] table with its fields")
             if name in names:
                 msg = f"feature name {name!r} is used twice"
                 raise GameError(msg, field=f"{where}.name", fix="give every feature a unique name")

@@ -16,6 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..bounds import check_cost, limits
 from ..errors import ModelError
 from ..markov import ABSORB, EXACT_MAX_STATES, RewardChain, geometric_check
 from .laws import Key, SpinLaw
@@ -140,6 +141,7 @@ class FreeSpinChain:
         start = self.start(n, level)
         seen = {start}
         todo = [start]
+        most = limits().states
         while todo:
             st = todo.pop()
             moves = {key: self._step(st, key, max_left) for key in self.laws[st[2]].groups}
@@ -147,6 +149,9 @@ class FreeSpinChain:
                 if nxt is not None and nxt[0] > 0 and nxt not in seen:
                     seen.add(nxt)
                     todo.append(nxt)
+            if len(seen) > most:
+                check_cost(f"the free-spin chain from {n} spins ({self.rule})", states=len(seen),
+                           fix="lower max_spins, or estimate the feature by simulation (mathkit simulate)")
             yield st, moves
 
     def _moment_chain(self, n: int, level: int, max_left: int) -> _MomentChain:
@@ -236,6 +241,8 @@ class FreeSpinChain:
         out: list[tuple[Fraction, dict[int, int], int]] = []
         total = Fraction(0)
         k = 0
+        budget = limits().work
+        work = 0
         while k <= 100_000:
             for mix in _mixes(sorted(p), k):
                 t = n + sum(a * c for a, c in mix.items())
@@ -245,6 +252,12 @@ class FreeSpinChain:
                 prob = coef * p0**k0 * math.prod((p[a] ** c for a, c in mix.items()), start=Fraction(1))
                 total += prob
                 out.append((prob, mix, t))
+                # exact arithmetic on numbers of b bits costs about (b / 64)² word operations, a few times a term
+                size = max(prob.numerator.bit_length(), prob.denominator.bit_length(), total.denominator.bit_length())
+                work += 4 * (size // 64 + 1) ** 2
+                if work > budget:
+                    check_cost(f"the length law of {n} free spins ({self.rule}), {len(out):,} terms in", work=work,
+                               fix="award fewer spins, or estimate the feature's distribution by simulation")
             if 1 - total <= tol or not p:
                 return out
             k += 1

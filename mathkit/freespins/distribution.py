@@ -9,14 +9,16 @@ base spin's win given the spins it awarded (:func:`play_distribution`).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 from scipy import fft as sfft
 
+from ..bounds import MAX_WIN, check_cost
 from ..convolve import clean, convolve, mix
-from ..errors import ModelError
+from ..errors import LimitError, ModelError
 from ..stage import PlayLaw
 from .chain import FreeSpinChain
 from .laws import SpinLaw
@@ -120,11 +122,21 @@ def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, ma
     xmax = {int(a): int(law.wins[law.added == a].max()) for a in np.unique(law.added)}
     top = max(sum(c * xmax[a] for a, c in mix.items()) + (t - sum(mix.values())) * xmax.get(0, 0)
               for _, mix, t in terms)
+    if top > MAX_WIN:
+        msg = (f"the feature's win distribution from {n} spins reaches {top:,} credits, more than the {MAX_WIN:,} (2⁵³) "
+               "credits it holds exactly")
+        raise ModelError(msg, fix="lower the awards, the retriggers or the pays of the feature's reel set")
     reach, wrapped = _reach(law, terms, top, g, tol * WRAP)
     size = sfft.next_fast_len(reach // g + 1, real=True)
     if size > max_size:
-        msg = f"the feature's win distribution needs {size:,} points (more than {max_size:,}): raise max_size or tol"
-        raise ModelError(msg)
+        msg = f"the feature's win distribution from {n} spins needs {size:,} points, more than the {max_size:,} it takes"
+        raise LimitError(msg, fix="estimate the feature's distribution by simulation (mathkit simulate), or lower the "
+                                  "awards or the spread of the pays")
+    # the characteristic functions, the steps and three retrigger levels of terms (one reused) are held at once
+    widest = max(Counter(sum(mix.values()) for _, mix, _ in terms).values())
+    check_cost(f"the win distribution of {n} free spins ({len(terms):,} retrigger mixes on {size:,} points)",
+               memory=16 * (size // 2 + 1) * (2 * len(xmax) + 2 + 3 * widest), work=len(terms) * size,
+               fix="estimate the feature's distribution by simulation (mathkit simulate)")
     psi = {}  # E[e^{iωX} | A = a]
     for a in xmax:
         psi[a] = sfft.rfft(_dense(*law.probs(a), g, size))

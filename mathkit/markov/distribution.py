@@ -18,6 +18,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from ..bounds import check_cost, limits
 from ..errors import ModelError
 from .solve import ABSORB, Outcome
 
@@ -88,11 +89,18 @@ class RewardDistribution:
 
 def reward_kernels(outcomes: Sequence[Sequence[Outcome]]) -> Kernels:
     """Per state, per next state: ``(next, min reward, dense reward probabilities)``."""
-    out = []
+    grouped = []
+    held = 0
     for row in outcomes:
         by_next: dict[int, list[tuple[int, float]]] = {}
         for r, j, prob in row:
             by_next.setdefault(j, []).append((r, float(prob)))
+        grouped.append(by_next)
+        held += sum(8 * (max(r for r, _ in pairs) - min(r for r, _ in pairs) + 1) for pairs in by_next.values())
+    check_cost(f"a chain of {len(outcomes):,} states with dense reward laws", memory=held,
+               fix="estimate the distribution by simulation (mathkit simulate), or lower the spread of the pays")
+    out = []
+    for by_next in grouped:
         ks = []
         for j, pairs in sorted(by_next.items()):
             lo = min(r for r, _ in pairs)
@@ -120,10 +128,17 @@ def propagate_rewards(
     mass: dict[int, tuple[int, FloatArray]] = {start: (0, np.ones(1))}
     done: tuple[int, FloatArray] | None = None
     remaining = 1.0
-    for step in range(1, max_steps + 1):  # noqa: B007 (step is reported)
+    lim = limits()
+    work = 0
+    for step in range(1, max_steps + 1):
         new: dict[int, tuple[int, FloatArray]] = {}
         for i, (off, arr) in mass.items():
             for j, k_off, kernel in kernels[i]:
+                n = len(arr) + len(kernel)
+                work += n * max(int(math.log2(n)), 1) if min(len(arr), len(kernel)) >= FFT_MIN_SUPPORT else len(arr) * len(kernel)
+                if work > lim.work:
+                    check_cost(f"the total-reward distribution from {label!r} (after {step} steps)", work=work,
+                               fix="ask for the mean and moments only, or estimate the distribution by simulation")
                 conv = _convolve(arr, kernel)
                 if j == ABSORB:
                     done = _add(done, off + k_off, conv)
@@ -134,6 +149,10 @@ def propagate_rewards(
             nz = np.flatnonzero(arr)
             if len(nz):
                 mass[j] = (off + int(nz[0]), arr[nz[0] : nz[-1] + 1])
+        held = 8 * sum(len(arr) for _, arr in mass.values())
+        if held > lim.memory:
+            check_cost(f"the total-reward distribution from {label!r} (after {step} steps)", memory=held,
+                       fix="estimate the distribution by simulation")
         remaining = float(sum(arr.sum() for _, arr in mass.values()))
         if remaining <= tol:
             break

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
@@ -32,7 +33,7 @@ from typing import cast
 import numpy as np
 
 from ..convolve import convolve, mix
-from ..errors import ModelError
+from ..errors import ModelError, located
 from ..features.base import Block, FeatureStats, modified
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
@@ -71,6 +72,11 @@ def as_block(f: Feature) -> Block:
         msg = f"feature {f.name!r} ({type(f).__name__}) is not a feature block"
         raise ModelError(msg)
     return f
+
+
+def _at(game: Game, block: Feature) -> AbstractContextManager[None]:
+    """Errors raised while a block answers name the block's field path (``free_spins``, ``cap``)."""
+    return located(field=game.feature_path(block))
 
 
 def transforms(game: Game) -> list[Block]:
@@ -284,8 +290,13 @@ class _Composer:
         self.ctx = RoundEngine(engine, self)
 
     def base_law(self) -> StageLaw:
-        models = modified(self.ctx, self.engine.base_model())
-        parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
+        # what the engine cannot do for this spin is down to the blocks that shape it
+        game = self.engine.game
+        shaping = [game.feature_path(b) for b in self.blocks.values() if b.role == "modifier"]
+        shaping += [game.feature_path(b) for b in self.seqs]
+        with located(field=", ".join(shaping) or f"reels.{self.engine.reels}"):
+            models = modified(self.ctx, self.engine.base_model())
+            parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
         return _mix(parts, self.level)
 
     def law(self, node: Node) -> StageLaw:
@@ -297,14 +308,16 @@ class _Composer:
                 if name not in self.blocks or self.blocks[name].role != "sequence":
                     msg = f"a stage leads to {name!r}, which is not a sequence feature of the game"
                     raise ModelError(msg)
-                if isinstance(entry, Drawn):  # the stage that draws the entry averages the feature over it
-                    if entry.source not in self.blocks:
-                        msg = f"a drawn entry of {name!r} comes from {entry.source!r}, which is not a feature of the game"
-                        raise ModelError(msg)
-                    law = self.blocks[entry.source].drawn_law(self.ctx, entry.key, self.blocks[name], self.level)
-                    self.laws[node] = law
-                else:
-                    self.laws[node] = self.blocks[name].law(self.ctx, entry, self.level)
+                with _at(self.engine.game, self.blocks[name]):
+                    if isinstance(entry, Drawn):  # the stage that draws the entry averages the feature over it
+                        if entry.source not in self.blocks:
+                            msg = (f"a drawn entry of {name!r} comes from {entry.source!r}, which is not a feature "
+                                   "of the game")
+                            raise ModelError(msg)
+                        law = self.blocks[entry.source].drawn_law(self.ctx, entry.key, self.blocks[name], self.level)
+                        self.laws[node] = law
+                    else:
+                        self.laws[node] = self.blocks[name].law(self.ctx, entry, self.level)
         return self.laws[node]
 
     def after(self, key: Exit) -> Outcome:
@@ -521,9 +534,18 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
     >>> sorted(a.breakdown()), a.outcome.method
     (['free spins', 'lines', 'scatter'], 'exact')
     """
-    engine = Engine(game, reels, lines=lines, coins=coins, parallel=parallel, precision=precision)
+    with located(path=game.source):
+        return _analyse(Engine(game, reels, lines=lines, coins=coins, parallel=parallel, precision=precision), level,
+                        sections)
+
+
+def _analyse(engine: Engine, level: Level, sections: bool) -> RoundAnalysis:
+    game = engine.game
     comp, outcome = _compose(engine, level)
-    needed = max((LEVELS.index(b.level_needed(engine, outcome)) for b in transforms(game)), default=0)
+    needed = 0
+    for b in transforms(game):
+        with _at(game, b):
+            needed = max(needed, LEVELS.index(b.level_needed(engine, outcome)))
     if needed > LEVELS.index(level):
         level = LEVELS[needed]
         comp, outcome = _compose(engine, level)
@@ -539,11 +561,16 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
     uncapped = outcome
     for block in transforms(game):
         before = outcome
-        outcome = block.transform(engine, outcome)
+        with _at(game, block):
+            outcome = block.transform(engine, outcome)
         stats[block.name] = FeatureStats({(): Fraction(1)}, {}, {}, level, {"before": before, "after": outcome})
-    shown = tuple(s for s in (comp.blocks[f.name].section(comp.ctx, stats[f.name]) for f in game.features)
-                  if s is not None) if sections else ()
-    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, shown)
+    shown = []
+    for f in game.features if sections else ():
+        with _at(game, f):
+            section = comp.blocks[f.name].section(comp.ctx, stats[f.name])
+        if section is not None:
+            shown.append(section)
+    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, tuple(shown))
 
 
 def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = None,

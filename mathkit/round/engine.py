@@ -24,8 +24,9 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ..bounds import spin_tops
 from ..cycle import JointCounts, joint_counts
-from ..errors import ModelError
+from ..errors import ModelError, located
 from ..exact import SpinMaths
 from ..features.base import Block
 from ..game import Game
@@ -217,13 +218,14 @@ class Engine:
         key = replace(model, lines=self._lines_of(model), line_multiplier=m, scatter_multiplier=1)
 
         def compute() -> JointCounts:
-            t = self.tables(key)
-            if m != 1:
-                t = replace(t, pay=t.pay * m)
-            st = self.stops(key, digits)
-            if not key.products:
-                return joint_counts(t, st, parallel=self.parallel)
-            return self._by_classes(t, st, digits)
+            with located(field=f"reels.{model.reels}"):
+                t = self.tables(key)
+                if m != 1:
+                    t = replace(t, pay=t.pay * m)
+                st = self.stops(key, digits)
+                if not key.products:
+                    return joint_counts(t, st, parallel=self.parallel)
+                return self._by_classes(t, st, digits)
 
         return self._spin_once(("enumerate", key, digits), model.reels, compute)
 
@@ -349,20 +351,9 @@ class Engine:
             return self.win_bound(model.model)
 
         def compute() -> int:
-            t = self.tables(model)
             st = self.stops(model)
-            mult = int(t.mult.max(initial=1))
-            n_reels = t.n_reels
-            best = [max(int(t.pay[e, n]) * (1 if t.own[e] else mult**n) for n in range(n_reels + 1))
-                    for e in range(len(t.entries))]
-            if t.ways:
-                ways = 1
-                for r in range(n_reels):
-                    ways *= int(st.rows[r]) * mult
-                line_top = sum(best) * ways
-            else:
-                line_top = max(best, default=0) * int(t.lines.shape[0])
-            scatter_top = int(t.scatter_pay.max(axis=1, initial=0).sum()) * t.total_bet
+            line_top, scatter_top = spin_tops(self._game, model.reels, lines=self._lines_of(model),
+                                              coins=self._coins, rows=tuple(int(x) for x in st.rows))
             extra_top = sum(int(x.max(initial=0)) for x in st.extra)
             for _, da, db, unit in model.products:
                 tops = [sum(int(o[:, st.index(d)].max(initial=0)) for o in st.obs) for d in (da, db)]

@@ -13,6 +13,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..bounds import check_bet
+from ..cliargs import coins_arg, lines_arg, nonnegative, positive, spins
+from ..errors import located
 from ..game import Game
 from ..io import load_game
 from .run import GambleStrategy, simulate
@@ -23,13 +26,13 @@ __all__ = ["ExactFigures", "cli", "exact_figures", "simulate_cli"]
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mathkit simulate", description="Monte Carlo simulation of a game's rules.")
     p.add_argument("game", type=Path, help="game file (TOML)")
-    p.add_argument("--spins", type=lambda s: int(float(s)), default=10**6, help="plays (default 1e6)")
-    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, reported)")
-    p.add_argument("--workers", type=int, help="run on a LocalCluster of K worker processes on 127.0.0.1")
+    p.add_argument("--spins", type=spins, default=10**6, help="plays (default 1e6; at most MATHKIT_MAX_SPINS, 1e11)")
+    p.add_argument("--seed", type=nonnegative, default=None, help="seed (default: fresh entropy, reported)")
+    p.add_argument("--workers", type=positive, help="run on a LocalCluster of K worker processes on 127.0.0.1")
     p.add_argument("--scheduler", help="run on an existing Dask cluster (tcp://HOST:PORT)")
     p.add_argument("--reels", help="base reel set (RTP variant)")
-    p.add_argument("--lines", type=int, help="lines played")
-    p.add_argument("--coins", type=int, help="coins per line")
+    p.add_argument("--lines", type=lines_arg, help="lines played")
+    p.add_argument("--coins", type=coins_arg, help="coins per line (one of the game's options)")
     p.add_argument("--gamble", metavar="OPTION", help="gamble every win on OPTION (reported apart)")
     p.add_argument("--no-exact", action="store_true", help="do not compare with the exact figures")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -79,14 +82,17 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
     (default :func:`exact_figures`); ``args.no_exact`` skips the check.
     """
     game = load_game(args.game)
-    strategy = GambleStrategy(args.gamble) if getattr(args, "gamble", None) else None
-    res = simulate(game, args.spins, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
-                   reels=args.reels, lines=args.lines, coins=args.coins, gamble=strategy,
-                   progress=False if args.no_progress else None)
-    if args.no_exact:
-        return res.to_dict()
-    figures, sd = (exact or exact_figures)(game, args.reels, args.lines, args.coins)
-    return res.to_dict(figures, sd)
+    with located(path=args.game):
+        game.reel_set(args.reels)
+        check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
+        strategy = GambleStrategy(args.gamble) if getattr(args, "gamble", None) else None
+        res = simulate(game, args.spins, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+                       reels=args.reels, lines=args.lines, coins=args.coins, gamble=strategy,
+                       progress=False if args.no_progress else None)
+        if args.no_exact:
+            return res.to_dict()
+        figures, sd = (exact or exact_figures)(game, args.reels, args.lines, args.coins)
+        return res.to_dict(figures, sd)
 
 
 def cli(argv: list[str], exact: ExactFigures | None = None) -> int:

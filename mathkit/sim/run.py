@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..bounds import check_cost
 from ..dask_runner import (
     G_OFFERED,
     G_RETURNED,
@@ -57,7 +58,7 @@ from ..dask_runner import (
     map_chunks,
     run_blocks,
 )
-from ..errors import ModelError
+from ..errors import ModelError, located
 from ..game import Game
 from ..io import load_game
 from . import layout as K
@@ -203,6 +204,8 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
     if spins < 1:
         msg = f"spins must be at least 1, not {spins}"
         raise ValueError(msg)
+    check_cost(f"a simulation of {spins:,} plays", spins=spins, field="spins",
+               fix="run several seeds and pool them (each run's per-block sums grow with its plays)")
     if rng is not None and seed is not None:
         msg = "give a seed or a generator, not both"
         raise ValueError(msg)
@@ -212,8 +215,9 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
     bit_generator = type(rng.bit_generator).__name__
     if bit_generator not in ("PCG64", "SFC64"):
         bit_generator = "PCG64"
-    spec = _compiled(game, reels=reels, lines=lines, coins=coins)
-    plan = gamble_plan(spec, gamble) if gamble is not None else None
+    with located(path=game.source):
+        spec = _compiled(game, reels=reels, lines=lines, coins=coins)
+        plan = gamble_plan(spec, gamble) if gamble is not None else None
     gamble = gamble if plan is not None else None
     n_blocks = -(-spins // BLOCK)
     per = max(1, -(-chunk // BLOCK))

@@ -17,7 +17,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..errors import MathkitError, ModelError
+from ..cliargs import check_output, fraction_arg, nonnegative, number, positive
+from ..errors import MathkitError, ModelError, located
 from ..game import Game
 from ..sensitivity import pay_sensitivity, play_reels, sensitivity_text, symbol_sensitivity
 from .constraints import Constraints
@@ -37,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", type=Path, help="game file (TOML); never overwritten")
     t = p.add_argument_group("targets (besides the game's [targets]; the RTP defaults to declared_rtp)")
     t.add_argument("--target-rtp", help="total RTP: 0.94, 94%% or 94%%..94.01%%")
-    t.add_argument("--tolerance-pp", type=float, default=None, help="RTP tolerance in pp (default 0.005)")
+    t.add_argument("--tolerance-pp", type=fraction_arg, default=None, help="RTP tolerance in pp (default 0.005)")
     t.add_argument("--sd", help="σ of a whole play per total bet (default tolerance ±5%%)")
     t.add_argument("--sd-tol", help="tolerance on σ")
     t.add_argument("--vi", help="volatility index 1.645·σ (±5%%)")
@@ -53,25 +54,43 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--vary", choices=("strips", "pays", "both"), help="what may change (default: strips)")
     c.add_argument("--fixed", help="comma-separated symbols whose stops never change, or 'none' "
                                    "(default: every wild, scatter and bonus symbol)")
-    c.add_argument("--count-tolerance", type=Fraction, help="per-reel counts within ±this (default 0.25)")
+    c.add_argument("--count-tolerance", type=fraction_arg, help="per-reel counts within ±this (default 0.25)")
     c.add_argument("--keep-stacks", action=argparse.BooleanOptionalAction, default=None)
     c.add_argument("--keep-length", action=argparse.BooleanOptionalAction, default=None)
     c.add_argument("--keep-order", action=argparse.BooleanOptionalAction, default=None,
                    help="a symbol paying more never gets more stops on a reel than one it had no more than (default)")
-    c.add_argument("--scatter-spacing", type=int, help="stops between two scatters at least (default: rows)")
+    c.add_argument("--scatter-spacing", type=nonnegative, help="stops between two scatters at least (default: rows)")
     c.add_argument("--hierarchy", help="symbol tiers high to low, tiers by '/' and ties by ',': DRAGON/PHOENIX/ACE,KING")
     c.add_argument("--no-adjacent", help="comma-separated symbols never next to themselves")
     c.add_argument("--max-run", help="longest runs, e.g. NINE=2,TEN=2")
     c.add_argument("--feature-frequency-tolerance", help="keep the feature frequency within ±this (0.05), or 'none'")
     o = p.add_argument_group("output")
     o.add_argument("--out", type=Path, help="tuned game file (variants and candidates: the names' base)")
-    o.add_argument("--candidates", type=int, default=1, help="up to K distinct solutions across σ, low to high")
+    o.add_argument("--candidates", type=positive, default=1, help="up to K distinct solutions across σ, low to high")
     o.add_argument("--force", action="store_true", help="replace existing output files")
     o.add_argument("--json", action="store_true", help="print the result as JSON")
-    o.add_argument("--time-limit", type=float, default=120.0, help="seconds after which no new step starts")
+    o.add_argument("--time-limit", type=_seconds, default=120.0, help="seconds after which no new step starts")
     o.add_argument("--sensitivity", action="store_true",
                    help="print the exact ∂RTP/∂(symbol on reel) and ∂RTP/∂(pay) tables instead of tuning")
     return p
+
+
+def _seconds(text: str) -> float:
+    value = number(text)
+    if value <= 0:
+        msg = f"must be more than 0 seconds, not {text}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _rtp(text: str, tolerance: str | None = None, flag: str = "--target-rtp") -> Target:
+    """An RTP target from the command line, above 0% and at most 100% of the bet (a tuned game never pays more)."""
+    t = parse_band("rtp", text, tolerance)
+    if t.low <= 0 or t.high > 1:
+        bad = t.high if t.high > 1 else t.low
+        msg = f"RTP {text} is {float(bad):.4%} of the bet: a target RTP lies above 0% and at most 100%"
+        raise ModelError(msg, field=flag, fix="write 0.92, 92% or 23/25")
+    return t
 
 
 def _names(text: str | None) -> tuple[str, ...]:
@@ -81,8 +100,8 @@ def _names(text: str | None) -> tuple[str, ...]:
 def _targets(args: argparse.Namespace) -> list[Target]:
     out = []
     if args.target_rtp:
-        tol = None if args.tolerance_pp is None else str(Fraction(str(args.tolerance_pp)) / 100)
-        out.append(parse_band("rtp", args.target_rtp, tol))
+        tol = None if args.tolerance_pp is None else str(args.tolerance_pp / 100)
+        out.append(_rtp(args.target_rtp, tol))
     for figure, tol in (("sd", args.sd_tol), ("vi", None), ("hit_frequency", args.hf_tol),
                         ("feature_frequency", None), ("top_award", None)):
         text = getattr(args, figure)
@@ -139,6 +158,7 @@ def write_result(game: Game, out: str | Path, *, force: bool = False, source: st
 
 def _check_outputs(paths: Sequence[Path], source: Path, force: bool) -> None:
     for o in paths:
+        check_output(o, what="--out")
         if _same_file(source, o):
             msg = f"{o} is the input game: the original is never overwritten; choose another --out"
             raise FileExistsError(msg)
@@ -181,23 +201,24 @@ def cli(argv: list[str]) -> int:
     try:
         game = load_game(args.game)
         if args.sensitivity:
-            return _sensitivity(game, args)
+            with located(path=args.game):
+                return _sensitivity(game, args)
         if args.out is None:
             print("mathkit tune: give --out FILE", file=sys.stderr)
             return 2
-        if args.candidates < 1:
-            print("mathkit tune: --candidates must be at least 1", file=sys.stderr)
-            return 2
+        check_output(args.out, what="--out")  # before any computing: the folder exists and takes new files
         extra = _targets(args)
-        cons = _constraints(game, args)
+        with located(path=args.game):
+            cons = _constraints(game, args)
         kw: dict[str, Any] = {"reels": _names(args.reels) or None, "vary": args.vary, "time_limit": args.time_limit}
         if args.variants:
-            rtps = [parse_band("rtp", x).value for x in _names(args.variants)]
+            rtps = [_rtp(x, flag="--variants").value for x in _names(args.variants)]
             paths = [variant_path(args.out, r) for r in rtps]
             csv_path = args.out.with_name(f"{args.out.stem}_variants.csv")
             _check_outputs([*paths, csv_path], args.game, args.force)
             others = [t for t in extra if t.figure != "rtp"]
-            results = tune_variants(game, rtps, others, cons, **kw)
+            with located(path=args.game):
+                results = tune_variants(game, rtps, others, cons, **kw)
             for res, path in zip(results, paths, strict=True):
                 write_result(res.game, path, force=args.force, source=args.game)
             rows = variants_table(results, paths)
@@ -215,7 +236,8 @@ def cli(argv: list[str]) -> int:
                 print(table_text(rows))
                 print(f"table written to {csv_path}")
             return 0 if all(r.reached for r in results) else 1
-        res = tune(game, extra, cons, candidates=args.candidates, **kw)
+        with located(path=args.game):
+            res = tune(game, extra, cons, candidates=args.candidates, **kw)
         stem = args.out
         paths = [stem] if len(res.candidates) == 1 else [stem.with_name(f"{stem.stem}_c{i + 1}{stem.suffix or '.toml'}")
                                                           for i in range(len(res.candidates))]

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import GameError
 from ..features import block_class
-from ..game import Game, PayEntry, ReelSet, ScatterPay
+from ..game import Game, ReelSet, ScatterPay
 from ..par import ParSheet, build_par
 from ..round import analyse
 from ..rtp import ComponentRTP, component_rtp
@@ -211,7 +211,7 @@ def with_line_pay(game: Game, entry: str, count: int, value: int, coin_index: in
             return values
         return tuple(value if i == coin_index else v for i, v in enumerate(values))
 
-    new_entries = tuple(PayEntry(e.name, e.symbols, tuple((k, repay(k, v)) for k, v in e.pays)) if e.name == entry else e
+    new_entries = tuple(dataclasses.replace(e, pays=tuple((k, repay(k, v)) for k, v in e.pays)) if e.name == entry else e
                         for e in game.line_pays)
     return _validated(dataclasses.replace(game, line_pays=new_entries))
 
@@ -326,8 +326,8 @@ def paytable_csv(game: Game) -> str:
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(["component", "entry", "symbols", "count", *[f"pay_{c}_coins" for c in coins], "unit"])
     for e in game.line_pays:
-        for k, values in e.pays:
-            row = list(values) if len(values) == len(coins) else [values[0] * c for c in coins]
+        for k in e.counts:
+            row = [e.pay(k, c, i) for i, c in enumerate(coins)]
             out.writerow([game.pay_mode, e.name, " ".join(e.symbols), k, *row, f"credits per {game.pay_mode[:-1]}"])
     for sp in game.scatter_pays:
         for k, v in sp.pays:
