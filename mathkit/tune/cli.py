@@ -85,10 +85,13 @@ def _seconds(text: str) -> float:
 
 def _rtp(text: str, tolerance: str | None = None, flag: str = "--target-rtp") -> Target:
     """An RTP target from the command line, above 0% and at most 100% of the bet (a tuned game never pays more)."""
-    t = parse_band("rtp", text, tolerance)
+    try:
+        t = parse_band("rtp", text, tolerance)
+    except ModelError:
+        msg = f"not an RTP: {text!r}"
+        raise ModelError(msg, field=flag, fix="write 0.92, 92%, 23/25 or a band 94%..94.01%") from None
     if t.low <= 0 or t.high > 1:
-        bad = t.high if t.high > 1 else t.low
-        msg = f"RTP {text} is {float(bad):.4%} of the bet: a target RTP lies above 0% and at most 100%"
+        msg = f"RTP {text} is {float(t.value):.4%} of the bet: a target RTP lies above 0% and at most 100%"
         raise ModelError(msg, field=flag, fix="write 0.92, 92% or 23/25")
     return t
 
