@@ -38,7 +38,7 @@ def _par(args: argparse.Namespace) -> int:
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
         par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
-                          sessions=not args.no_sessions)
+                          sessions=args.sessions)
     if args.out:
         write_par(par, args.out)
     if args.json:
@@ -64,8 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--reels", help="reel set (RTP variant) to analyse; default: the file's default_reels")
     par.add_argument("--lines", type=lines_arg, help="lines played (default: the bet's lines)")
     par.add_argument("--coins", type=coins_arg, help="coins per line, one of the game's options (default: the first)")
-    par.add_argument("--no-sessions", action="store_true",
-                     help="leave out the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
+    par.add_argument("--sessions", action="store_true",
+                     help="add the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
     par.set_defaults(func=_par)
 
     for name, (_, helptext) in DELEGATED.items():

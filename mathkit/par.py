@@ -28,7 +28,6 @@ from .errors import ModelError
 from .exact import SpinMaths
 from .figures import FeatureSection, Figure, Method
 from .game import Game
-from .markov.session import solve_session
 from .round import RoundAnalysis, analyse
 from .round.compose import as_block, transforms
 from .stage import Level
@@ -166,6 +165,8 @@ def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinDistribution:
 
 def session_section(play: WinDistribution, bankroll: int = SESSION_BANKROLL, spins: int = SESSION_SPINS) -> FeatureSection:
     """The sessions section: ``spins`` spins from ``bankroll`` × bet on the whole-play law ``play`` (gamble not played)."""
+    from .markov.session import solve_session  # here: a sheet without sessions needs none of its kernels
+
     law = solve_session(play.values, play.probs(), bet=play.unit, bankroll=bankroll * play.unit, spins=spins,
                         lost_mass=play.lost_mass, method=play.method)
     return law.section(f"Sessions (bankroll {bankroll:,}× bet, up to {spins:,} spins)",

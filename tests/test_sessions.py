@@ -415,7 +415,7 @@ def test_par_sheet_sessions_section(capsys: pytest.CaptureFixture[str]) -> None:
     figs = dict(par.sessions.figures)
     assert figs["expected spins played (time on device)"].value == pytest.approx(law.expected_spins, rel=1e-12)
     assert "sessions" in par_to_dict(par)
-    assert main(["par", str(SIZZLING), "--reels", "rtp95"]) == 0
+    assert main(["par", str(SIZZLING), "--reels", "rtp95", "--sessions"]) == 0
     assert "Sessions (bankroll 100× bet, up to 1,000 spins)" in capsys.readouterr().out
-    assert main(["par", str(SIZZLING), "--no-sessions"]) == 0
+    assert main(["par", str(SIZZLING)]) == 0
     assert "Sessions" not in capsys.readouterr().out

@@ -91,7 +91,9 @@ def test_paste_columns_from_a_spreadsheet(bench: Workbench) -> None:
     assert bench.rtp_label.value == f"RTP {pct6(component_rtp(expected).rtp())}"
     bench.undo()  # one paste, one undo step
     assert bench.game == game
-    bench.strip_panel.paste.value = "H1\tNOPE"
+    bad = list(r3)
+    bad[0] = "NOPE"  # full-length columns: the unknown symbol is the only thing wrong
+    bench.strip_panel.paste.value = "\n".join(f"{a}\t{b}" for a, b in zip(r2, bad, strict=False))
     assert not bench.strip_panel.apply_paste()
     assert "unknown symbol &#x27;NOPE&#x27;" in bench.error.value
     assert bench.game == game
