@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
+from ..bounds import check_cost
+
 __all__ = ["expected_spins_limited"]
 
 
@@ -23,6 +25,10 @@ def expected_spins_limited(p: Mapping[int, Fraction], n: int, limit: int) -> Fra
     Fraction(7, 2)
     """
     n = min(n, limit)
+    # one state per (spins left, spins awarded): about limit²/2 exact Fractions
+    check_cost(f"the expected length of a feature limited to {limit:,} spins",
+               states=(limit - n + 1) * (limit + n) // 2, field="max_spins",
+               fix="lower max_spins (a limit this far above the typical length changes the RTP little)")
     memo: dict[tuple[int, int], Fraction] = {}
     # f(left, awarded) = 1 + Σ_a p_a f(left - 1 + a', awarded + a'), a' = min(a, limit - awarded).
     for awarded in range(limit, n - 1, -1):
