@@ -308,7 +308,8 @@ def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, float]]:
         times.append(t)
         # the next edit once the PAR sheet is in (or after 60 s: the sheet not reaching the page is issue 16's
         # open defect, reported in the printed times as par = -1, not hidden)
-        t["par_shown"] = float(_wait_fresh(page))
+        # after a first miss the sheet is not waited for long again (the test stays within its time limit)
+        t["par_shown"] = float(_wait_fresh(page, 20 if all(x.get("par_shown", 1) for x in times) else 5))
     return times
 
 
@@ -399,6 +400,7 @@ def open_in_lab(page: Any, url: str) -> float:
     return time.monotonic() - t0
 
 
+@pytest.mark.timeout(900)  # ten timed edits on a loaded machine, each waiting on its own condition
 def test_lab_dynasty_edit_latency(lab_url: tuple[str, Path], page: Any) -> None:
     """Edit → RTP label in JupyterLab for Dynasty: median of 10 grid edits ≤ 0.3 s."""
     from playwright.sync_api import expect
