@@ -8,6 +8,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from .claim import claim
 from .inputs import FinishTables
 from .passes import _reduce
 
@@ -204,11 +205,18 @@ def _combine_range(g0: int, g1: int, groups: Groups, visit: IntArray, ft: Finish
     ``groups``: each group's alive (line, class) pairs and its members' histogram of
     ``fixed win · n_codes + code`` (:func:`~mathkit.cycle.prefix.group_tables`).
     """
-    gptr, gl, gc, mptr, mkey, mw = groups
-    sc = _scratch(ft, _max_pairs(gptr))
+    sc = _scratch(ft, _max_pairs(groups[0]))
     size = _hist_size(ft)
-    tk = np.empty(size, dtype=np.int64)
-    tv = np.empty(size, dtype=np.int64)
+    _combine_into(g0, g1, groups, visit, ft, n_codes, out, sc, np.empty(size, dtype=np.int64),
+                  np.empty(size, dtype=np.int64))
+
+
+@nb.njit(cache=True)
+def _combine_into(g0: int, g1: int, groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, out: IntArray,
+                  sc: Scratch, tk: IntArray, tv: IntArray) -> Scratch:  # pragma: no cover
+    """:func:`_combine_range` with its work arrays given (``tk``/``tv``: :func:`_hist_size` long); returns the
+    scratch (its hash table may have grown)."""
+    gptr, gl, gc, mptr, mkey, mw = groups
     for q in range(g0, g1):
         g = visit[q]
         pl = gl[gptr[g]: gptr[g + 1]]
@@ -222,6 +230,26 @@ def _combine_range(g0: int, g1: int, groups: Groups, visit: IntArray, ft: Finish
             va = mw[a]
             for b in range(n):
                 out[ka + tk[b]] += va * tv[b]
+    return sc
+
+
+@nb.njit(cache=True)
+def _combine_claimed(counter: IntArray, bounds: IntArray, groups: Groups, visit: IntArray, ft: FinishTables,
+                     n_codes: int, out: IntArray) -> int:  # pragma: no cover
+    """One thread's share of the threaded combine: the chunks ``visit[bounds[c]:bounds[c + 1]]`` it claims from
+    ``counter`` (:mod:`.claim`), added into its own table ``out``; returns how many it did."""
+    sc = _scratch(ft, _max_pairs(groups[0]))
+    size = _hist_size(ft)
+    tk = np.empty(size, dtype=np.int64)
+    tv = np.empty(size, dtype=np.int64)
+    n_chunks = bounds.shape[0] - 1
+    done = 0
+    c = claim(counter)
+    while c < n_chunks:
+        sc = _combine_into(bounds[c], bounds[c + 1], groups, visit, ft, n_codes, out, sc, tk, tv)
+        done += 1
+        c = claim(counter)
+    return done
 
 
 @nb.njit(cache=True)
@@ -247,14 +275,25 @@ def _combine_all(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int
 
 @nb.njit(cache=True, parallel=True)
 def _combine_all_parallel(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int,
-                          bounds: IntArray) -> tuple[IntArray, IntArray]:  # pragma: no cover
+                          bounds: IntArray, n_threads: int) -> tuple[IntArray, IntArray]:  # pragma: no cover
+    """:func:`_combine_all` on threads: each claims chunks of ``visit`` (cut at ``bounds``) until none is left,
+    into a table of its own; the tables are summed by column blocks.  Returns the table and the chunks each
+    thread did."""
     n_chunks = bounds.shape[0] - 1
-    outs = np.zeros((n_chunks, size), dtype=np.int64)
-    tids = np.zeros(n_chunks, dtype=np.int64)
-    for c in nb.prange(n_chunks):
-        tids[c] = nb.get_thread_id()  # type: ignore[attr-defined]
-        _combine_range(bounds[c], bounds[c + 1], groups, visit, ft, n_codes, outs[c])
-    return outs.sum(axis=0), tids
+    n_threads = max(1, min(n_threads, n_chunks))
+    outs = np.zeros((n_threads, size), dtype=np.int64)
+    done = np.zeros(n_threads, dtype=np.int64)
+    counter = np.zeros(1, dtype=np.int64)
+    for w in nb.prange(n_threads):
+        done[w] = _combine_claimed(counter, bounds, groups, visit, ft, n_codes, outs[w])
+    out = outs[0]
+    if n_threads > 1:
+        n_cols = max(1, min(64, size // 4096))
+        for j in nb.prange(n_cols):
+            for t in range(1, n_threads):
+                for x in range(j * size // n_cols, (j + 1) * size // n_cols):
+                    out[x] += outs[t, x]
+    return out, done
 
 
 # --- the sparse meet: when the dense (win, code) table would be too large -------------------------------

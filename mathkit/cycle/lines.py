@@ -129,7 +129,7 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
             np.ascontiguousarray(lc[k - 1, :n_last]))
     threads = K.num_threads() if parallel and cycle >= PARALLEL_MIN else 1
     if threads > 1:
-        groups = K.prefix_groups_parallel(head, last, pclass, pdead, n_codes, 4 * threads)
+        groups = K.prefix_groups_parallel(head, last, pclass, pdead, n_codes, 4 * threads, threads)
     else:
         groups = K.prefix_groups(head, last, pclass, pdead, n_codes)
     # the suffix: the middle reel k, then the rest
@@ -154,7 +154,8 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     visit = np.argsort(b_key + np.minimum.reduceat(mkey, mptr[:-1]), kind="stable").astype(np.int64)
     args = (groups, visit, ft, n_codes, size)
     if threads > 1:
-        n_chunks = max(1, min(threads, n_groups))
+        # chunks of about equal work, a few per thread: the threads claim them as they go (mathkit.cycle.claim)
+        n_chunks = max(1, min(8 * threads, n_groups))
         # balance chunks by estimated work: the middle-reel stops where an alive line goes on, and the meet
         touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[gl, gc]
         work_t = np.add.reduceat(np.append(touched, 0.0), gptr[:-1]) * (np.diff(gptr) > 0)
@@ -163,8 +164,8 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups
         bounds = np.maximum.accumulate(np.minimum(bounds, n_groups))
-        flat, tids = K.combine_all_parallel(*args, bounds)
-        threads = len(np.unique(tids))
+        flat, done = K.combine_all_parallel(*args, bounds, threads)
+        threads = int((done > 0).sum())
     else:
         flat = K.combine_all(*args)
     wins, codes, counts = K.compact(flat, n_codes)

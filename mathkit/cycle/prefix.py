@@ -16,9 +16,11 @@ form a *group*: a hash table keyed by the hash finds them, and a collision is
 resolved by comparing the pairs themselves, so two states are never merged.  A
 group's members are the histogram of ``fixed win · n_codes + code`` over its
 items' head classes, shifted and weighted by their stops.  The parallel
-variant splits the last reel's stops over threads for the pass, and the items
-by hash for the grouping (equal states have equal hashes, so each part is
-grouped on its own).
+variant splits the last reel's stops into small blocks for the pass, and the
+items by hash into parts for the grouping (equal states have equal hashes, so
+each part is grouped on its own); each thread claims the next block or part
+when it is done with one (:mod:`.claim`), so a thread the machine holds back
+does not hold up the others.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 import numpy.typing as npt
+
+from .claim import claim
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -201,12 +205,12 @@ def _prefix_block(i0: int, i1: int, head: Head, last: Last, pclass: IntArray, pd
     n_open = clines.shape[0]
     for i in range(i0, i1):
         lci = lcode[i]
+        out = i * n_open  # stop i's pairs, packed from the start of its region (fewer pages touched)
         for c in range(n_cls):
             x = c + n_cls * i
             f = lxw[i]
             h = np.uint64(_FNV)
             n = 0
-            out = i * n_open + cptr[c]
             for t in range(cptr[c], cptr[c + 1]):
                 li = clines[t]
                 p = ccodes[t] + lci[li]
@@ -220,6 +224,7 @@ def _prefix_block(i0: int, i1: int, head: Head, last: Last, pclass: IntArray, pd
                     h = _mix(h, li, cl)
             astart[x] = out
             acnt[x] = n
+            out += n
             shift[x] = f * n_codes + lsc[i]
             hashes[x] = np.int64(h >> np.uint64(2)) | 1 if n else 0
 
@@ -312,7 +317,7 @@ def prefix_groups(head: Head, last: Last, pclass: IntArray, pdead: IntArray, n_c
 
 @nb.njit(cache=True, parallel=True)
 def prefix_groups_parallel(head: Head, last: Last, pclass: IntArray, pdead: IntArray, n_codes: int,
-                           n_parts: int) -> Groups:  # pragma: no cover
+                           n_parts: int, n_threads: int) -> Groups:  # pragma: no cover
     """:func:`prefix_groups` on threads: the pass by blocks of last-reel stops, the grouping by hash.
 
     Unlike :func:`prefix_groups`, a state may head more than one group (the empty state, one per
@@ -321,9 +326,16 @@ def prefix_groups_parallel(head: Head, last: Last, pclass: IntArray, pdead: IntA
     n_cls = head[0].shape[0] - 1
     n_last = last[0].shape[0]
     items = _items(head, n_last)
-    n_blocks = max(1, min(n_parts, n_last))
-    for b in nb.prange(n_blocks):
-        _prefix_block(b * n_last // n_blocks, (b + 1) * n_last // n_blocks, head, last, pclass, pdead, n_codes, items)
+    n_threads = max(1, min(n_threads, n_parts))
+    # the pass: small blocks of last-reel stops, each thread claiming the next (mathkit.cycle.claim)
+    n_blocks = max(1, min(4 * n_parts, n_last))
+    counter = np.zeros(1, dtype=np.int64)
+    for _w in nb.prange(n_threads):
+        b = claim(counter)
+        while b < n_blocks:
+            _prefix_block(b * n_last // n_blocks, (b + 1) * n_last // n_blocks, head, last, pclass, pdead, n_codes,
+                          items)
+            b = claim(counter)
     hashes = items[5]
     n = hashes.shape[0]
     part = np.empty(n, dtype=np.int64)
@@ -353,9 +365,14 @@ def prefix_groups_parallel(head: Head, last: Last, pclass: IntArray, pdead: IntA
     mw = np.empty(tstart[n_parts], dtype=np.int64)
     n_g = np.zeros(n_parts, dtype=np.int64)
     n_c = np.zeros(n_parts, dtype=np.int64)
-    for p in nb.prange(n_parts):
-        a, b, t = pstart[p], pstart[p + 1], tstart[p]
-        n_g[p], n_c[p] = _group_items(sel[a:b], head, last, items, reps[a:b], mptr[a + p: b + p + 1], mkey[t:], mw[t:])
+    counter[0] = 0
+    for _w in nb.prange(n_threads):  # the parts, claimed one by one: each writes only its own slices
+        p = claim(counter)
+        while p < n_parts:
+            a, b, t = pstart[p], pstart[p + 1], tstart[p]
+            n_g[p], n_c[p] = _group_items(sel[a:b], head, last, items, reps[a:b], mptr[a + p: b + p + 1], mkey[t:],
+                                          mw[t:])
+            p = claim(counter)
     n_groups = 0
     n_cells = 0
     for p in range(n_parts):
