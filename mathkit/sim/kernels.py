@@ -145,6 +145,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         window[r, q] = lcols[k, r, spins[at, r], q]
                 line = ways_win(window, rows[k], match, pay, mult)
             else:  # the prefix table's credits, then the open states over the remaining reels
+                # This walk is a deliberate copy of the one in _drive (there over a batch's spins): made one
+                # @nb.njit(inline="always") helper, the benchmark driver fell from 14.9M to 4.7M spins/s (3.8M
+                # passing the spins and the index instead of a row view) — the arrays it takes cost reference
+                # counting on every spin (benchmarks/bench_simulate.py --spins 8e6 --repeat 3; issue 15's notes).
+                # Change both copies together.
                 line = e >> 32
                 n_open = (e >> 24) & 255
                 if n_open != 0:
@@ -515,6 +520,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
                         window[r, q] = lcols[k, r, spins[b, r], q]
                 line_b = ways_win(window, rows[k], match, pay, mult)
             else:  # the prefix table's credits, then the open states over the remaining reels
+                # (a deliberate copy of the walk in play_rounds: see the note there before making it a helper)
                 line_b = e >> 32
                 n_open = (e >> 24) & 255
                 if n_open != 0:
