@@ -32,7 +32,7 @@ IntArray = npt.NDArray[np.int64]
 
 
 @intrinsic
-def _fetch_add(typingctx: object, counter: types.Array, add: types.Integer) -> object:  # pragma: no cover - compiled
+def _fetch_add(typingctx: object, counter: object, add: object) -> object:  # pragma: no cover - compiled
     """``counter[0] += add`` as one atomic instruction; returns the value before."""
     if not (isinstance(counter, types.Array) and counter.dtype == types.int64 and counter.ndim == 1):
         return None
@@ -40,7 +40,7 @@ def _fetch_add(typingctx: object, counter: types.Array, add: types.Integer) -> o
 
     def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list[ir.Value]) -> ir.Value:
         ary = context.make_array(signature.args[0])(context, builder, args[0])  # type: ignore[attr-defined]
-        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary,  # type: ignore[attr-defined]
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary,  # type: ignore[attr-defined,no-untyped-call]
                                        [ir.Constant(ir.IntType(64), 0)])
         return builder.atomic_rmw("add", ptr, args[1], "seq_cst")
 
@@ -50,4 +50,4 @@ def _fetch_add(typingctx: object, counter: types.Array, add: types.Integer) -> o
 @nb.njit(inline="always")
 def claim(counter: IntArray) -> int:  # pragma: no cover - compiled
     """The next piece of work: ``counter[0]`` before it is incremented, atomically across threads."""
-    return _fetch_add(counter, 1)  # type: ignore[no-any-return]
+    return _fetch_add(counter, 1)  # type: ignore[call-arg,no-any-return]
