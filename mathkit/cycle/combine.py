@@ -275,10 +275,11 @@ def _combine_all(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int
 
 @nb.njit(cache=True, parallel=True)
 def _combine_all_parallel(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int,
-                          bounds: IntArray, n_threads: int) -> tuple[IntArray, IntArray]:  # pragma: no cover
-    """:func:`_combine_all` on threads: each claims chunks of ``visit`` (cut at ``bounds``) until none is left,
-    into a table of its own; the tables are summed by column blocks.  Returns the table and the chunks each
-    thread did."""
+                          bounds: IntArray, n_threads: int) -> tuple[IntArray, IntArray, IntArray, IntArray]:  # pragma: no cover
+    """:func:`_combine_all` on threads, compacted: each thread claims chunks of ``visit`` (cut at ``bounds``)
+    until none is left, into a table of its own; the tables are summed and their non-zero cells listed by
+    column blocks, on the threads too.  Returns ``(wins, codes, counts)`` as :func:`~.passes._compact` does,
+    and the chunks each thread did."""
     n_chunks = bounds.shape[0] - 1
     n_threads = max(1, min(n_threads, n_chunks))
     outs = np.zeros((n_threads, size), dtype=np.int64)
@@ -287,13 +288,31 @@ def _combine_all_parallel(groups: Groups, visit: IntArray, ft: FinishTables, n_c
     for w in nb.prange(n_threads):
         done[w] = _combine_claimed(counter, bounds, groups, visit, ft, n_codes, outs[w])
     out = outs[0]
-    if n_threads > 1:
-        n_cols = max(1, min(64, size // 4096))
-        for j in nb.prange(n_cols):
+    n_cols = max(1, min(64, size // 4096))
+    nz = np.zeros(n_cols + 1, dtype=np.int64)
+    for j in nb.prange(n_cols):
+        m = 0
+        for x in range(j * size // n_cols, (j + 1) * size // n_cols):
+            v = out[x]
             for t in range(1, n_threads):
-                for x in range(j * size // n_cols, (j + 1) * size // n_cols):
-                    out[x] += outs[t, x]
-    return out, done
+                v += outs[t, x]
+            out[x] = v
+            m += v != 0
+        nz[j + 1] = m
+    for j in range(n_cols):
+        nz[j + 1] += nz[j]
+    wins = np.empty(nz[n_cols], dtype=np.int64)
+    codes = np.empty(nz[n_cols], dtype=np.int64)
+    counts = np.empty(nz[n_cols], dtype=np.int64)
+    for j in nb.prange(n_cols):
+        k = nz[j]
+        for x in range(j * size // n_cols, (j + 1) * size // n_cols):
+            if out[x] != 0:
+                wins[k] = x // n_codes
+                codes[k] = x - wins[k] * n_codes
+                counts[k] = out[x]
+                k += 1
+    return wins, codes, counts, done
 
 
 # --- the sparse meet: when the dense (win, code) table would be too large -------------------------------

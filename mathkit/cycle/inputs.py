@@ -128,12 +128,12 @@ def bases(finc: IntArray, a_mid: int) -> tuple[IntArray, BoolArray]:
     f = finc.reshape(n_cls, -1, a_mid)
     const = (f == f[:, :1, :]).all(axis=1)
     value = f[:, 0, :]
-    base = np.zeros(n_cls, dtype=np.int64)
-    for c in range(n_cls):
-        vals = value[c, const[c]]
-        if vals.size:
-            uniq, counts = np.unique(vals, return_counts=True)
-            base[c] = uniq[np.argmax(counts)]
+    # per class: how many such symbols share each one's value; the commonest value, the smallest on a tie
+    counts = np.where(const, ((value[:, :, None] == value[:, None, :]) & const[:, None, :]).sum(axis=2), 0)
+    best = counts.max(axis=1, initial=0)
+    top = const & (counts == best[:, None])
+    base = np.where(best > 0, np.where(top, value, np.iinfo(np.int64).max).min(axis=1, initial=np.iinfo(np.int64).max),
+                    0).astype(np.int64)
     return base, const & (value == base[:, None])
 
 

@@ -164,11 +164,10 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
         bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
         bounds[0], bounds[-1] = 0, n_groups
         bounds = np.maximum.accumulate(np.minimum(bounds, n_groups))
-        flat, done = K.combine_all_parallel(*args, bounds, threads)
+        wins, codes, counts, done = K.combine_all_parallel(*args, bounds, threads)
         threads = int((done > 0).sum())
     else:
-        flat = K.combine_all(*args)
-    wins, codes, counts = K.compact(flat, n_codes)
+        wins, codes, counts = K.compact(K.combine_all(*args), n_codes)
     return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
 
 
