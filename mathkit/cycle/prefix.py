@@ -339,25 +339,38 @@ def prefix_groups_parallel(head: Head, last: Last, pclass: IntArray, pdead: IntA
     hashes = items[5]
     n = hashes.shape[0]
     part = np.empty(n, dtype=np.int64)
+    hptr = head[3]
+    # the items sorted by part (a counting sort, by blocks of items on the threads; within a part, in item order)
+    n_sort = max(1, min(4 * n_threads, n))
+    counts = np.zeros((n_sort, 2 * n_parts), dtype=np.int64)  # per block: items, then triples, per part
+    for s in nb.prange(n_sort):
+        here = np.zeros(2 * n_parts, dtype=np.int64)
+        for x in range(s * n // n_sort, (s + 1) * n // n_sort):
+            # equal states meet in one part (by hash); the items with no alive line (about half of them)
+            # are dealt round so that no part does half the work: their empty state is then a group in every part
+            p = x % n_parts if hashes[x] == 0 else (_slot_of(hashes[x], (1 << 30) - 1) >> 10) % n_parts
+            part[x] = p
+            here[p] += 1
+            c = x % n_cls
+            here[n_parts + p] += hptr[c + 1] - hptr[c]
+        counts[s] = here
     pstart = np.zeros(n_parts + 1, dtype=np.int64)
     tstart = np.zeros(n_parts + 1, dtype=np.int64)
-    hptr = head[3]
-    for x in range(n):
-        # equal states meet in one part (by hash); the items with no alive line (about half of them)
-        # are dealt round so that no part does half the work: their empty state is then a group in every part
-        p = x % n_parts if hashes[x] == 0 else (_slot_of(hashes[x], (1 << 30) - 1) >> 10) % n_parts
-        part[x] = p
-        pstart[p + 1] += 1
-        c = x % n_cls
-        tstart[p + 1] += hptr[c + 1] - hptr[c]
+    pos = np.empty((n_sort, n_parts), dtype=np.int64)
     for p in range(n_parts):
-        pstart[p + 1] += pstart[p]
+        at = pstart[p]
+        for s in range(n_sort):
+            pos[s, p] = at
+            at += counts[s, p]
+            tstart[p + 1] += counts[s, n_parts + p]
+        pstart[p + 1] = at
         tstart[p + 1] += tstart[p]
-    pos = pstart[:-1].copy()
     sel = np.empty(n, dtype=np.int64)
-    for x in range(n):
-        sel[pos[part[x]]] = x
-        pos[part[x]] += 1
+    for s in nb.prange(n_sort):
+        mine = pos[s].copy()
+        for x in range(s * n // n_sort, (s + 1) * n // n_sort):
+            sel[mine[part[x]]] = x
+            mine[part[x]] += 1
     # part p writes its groups from pstart[p], its group starts from pstart[p] + p, its cells from tstart[p]
     reps = np.empty(n, dtype=np.int64)
     mptr = np.empty(n + n_parts, dtype=np.int64)
