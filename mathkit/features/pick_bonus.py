@@ -86,8 +86,8 @@ class PickBonus(Block):
     >>> b = PickBonus(name="pick_bonus", symbol="B", picks=((3, 2),), prizes=((5, 2), (20, 1)))
     >>> b.entry({"B": 2}), b.entry({"B": 4})
     (None, 2)
-    >>> b.law_of(2).values, str(b.law_of(2).mean)
-    ((10, 25), '50/3')
+    >>> b.law_of(2).values, str(b.law_of(2).mean)   # tiles 5, 5, 20: the pair {5, 5} once, {5, 20} twice
+    ((10, 25), '20')
     """
 
     kind: ClassVar[str] = "pick_bonus"
@@ -187,6 +187,10 @@ class PickBonus(Block):
         """The exact law of the summed prize of ``n`` picks (prize units)."""
         return pick_law(self.prizes, n, replace=self.replace)
 
+    def cached_law(self, ctx: Context, n: int) -> PickLaw:
+        """:meth:`law_of`, solved once per analysis."""
+        return ctx.once((self.name, "pick law", n), lambda: self.law_of(n))
+
     def unit_credits(self, total_bet: int, coins: int) -> int:
         """Credits per prize unit: the total bet, or the coins bet on one line."""
         return total_bet if self.unit == "total_bet" else coins
@@ -202,7 +206,7 @@ class PickBonus(Block):
     def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
         n = _picks(entry)
         u = self.unit_credits(ctx.total_bet, ctx.coins)
-        law = ctx.once((self.name, "pick law", n), lambda: self.law_of(n))
+        law = self.cached_law(ctx, n)
         mean = law.mean * u
         facts: dict[str, Number] = {"picks": Fraction(n)}
         if level == "mean":
@@ -235,7 +239,7 @@ class PickBonus(Block):
         rows: list[tuple[str, ...]] = [("picks", "P(per round)", f"average prize (× {unit})",
                                         f"σ of the prize (× {unit})", "largest prize")]
         if p:
-            parts = [(Fraction(q), self.law_of(_picks(e))) for e, q in stats.entries.items()]
+            parts = [(Fraction(q), self.cached_law(ctx, _picks(e))) for e, q in stats.entries.items()]
             mean = sum((q * law.mean for q, law in parts), Fraction(0)) / p
             second = sum((q * law.second for q, law in parts), Fraction(0)) / p
             var = second - mean * mean
@@ -251,7 +255,7 @@ class PickBonus(Block):
                         (f"σ of the prize (× {unit})", Figure(math.sqrt(max(float(var), 0.0)), "exact")),
                         ("RTP contribution", Figure.of(share) if isinstance(share, Fraction) else Figure(share, "markov"))]
             for e, q in sorted(stats.entries.items(), key=lambda kv: _picks(kv[0])):
-                law = self.law_of(_picks(e))
+                law = self.cached_law(ctx, _picks(e))
                 rows.append((str(e), f"{float(q):.6g}", f"{float(law.mean):.6g}",
                              f"{math.sqrt(max(float(law.variance), 0.0)):.6g}", str(law.top)))
         where = ("on the payline (every reel)" if self.trigger == "line"
