@@ -17,12 +17,15 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from brute import brute_spin
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_engine_property import games
+from test_simulate_features import _kernel_wins, count, pays
 
+from mathkit.dask_runner import block_streams
 from mathkit.errors import GameError, ModelError
 from mathkit.features.pick_bonus import PickBonus
 from mathkit.features.picks import pick_law
@@ -255,3 +258,44 @@ def test_the_simulator_refuses_boards_it_cannot_hold() -> None:
     text = EXAMPLE.read_text(encoding="utf-8").replace("100 = 2 }", "100 = 60 }")
     with pytest.raises(ModelError, match="at most 63 tiles"):
         simulate(loads_game(text), 1000, seed=1)
+
+
+def _weighted(gen: np.random.Generator, weights: list[int]) -> int:
+    """A stop or prize by weight as documented: ``u = integers(0, Σ w, uint32)``, the first cumulative weight above ``u``."""
+    u = int(gen.integers(0, sum(weights), dtype=np.uint32))
+    return next(i for i, c in enumerate(itertools.accumulate(weights)) if c > u)
+
+
+@pytest.mark.parametrize("replace_", [False, True])
+def test_picks_replayed_from_the_streams(replace_: bool) -> None:
+    # base spins from the base stream (virtual stops by weight); each pick from the feature stream:
+    # with replacement a prize by weight; without, a tile of the 12 (each alike), drawn again while turned
+    text = EXAMPLE.read_text(encoding="utf-8").replace("replace = false", f"replace = {str(replace_).lower()}")
+    game = loads_game(text)
+    block = game.features[0]
+    assert isinstance(block, PickBonus)
+    rs = game.reel_set()
+    assert rs.weights is not None
+    tiles = [v for v, w in block.prizes for _ in range(w)]
+    root = np.random.SeedSequence(140)
+    base_bg, free_bg, _ = block_streams(root, 0)
+    base, free = np.random.Generator(base_bg), np.random.Generator(free_bg)
+    expected, started = [], 0
+    for _ in range(20_000):
+        x = [[strip[_weighted(base, list(w))]] for strip, w in zip(rs.strips, rs.weights, strict=True)]
+        win = sum(pays(game, x))
+        if count(x, "BONUS") >= 3:
+            started += 1
+            turned: set[int] = set()
+            for _ in range(3):
+                if replace_:
+                    win += block.prizes[_weighted(free, [w for _, w in block.prizes])][0]
+                    continue
+                t = int(free.integers(0, len(tiles), dtype=np.uint32))
+                while t in turned:
+                    t = int(free.integers(0, len(tiles), dtype=np.uint32))
+                turned.add(t)
+                win += tiles[t]
+        expected.append(win)
+    assert started > 20  # (5/37)³ ≈ 1 in 405 base spins
+    assert _kernel_wins(game, 20_000, root) == expected
