@@ -299,3 +299,14 @@ def test_picks_replayed_from_the_streams(replace_: bool) -> None:
         expected.append(win)
     assert started > 20  # (5/37)³ ≈ 1 in 405 base spins
     assert _kernel_wins(game, 20_000, root) == expected
+
+
+def test_a_law_too_large_is_refused_before_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mathkit.errors import LimitError
+
+    game = load_game(EXAMPLE)
+    monkeypatch.setenv("MATHKIT_MAX_WORK", "1000")
+    with pytest.raises(LimitError, match="the law of 3 picks of pick_bonus"):
+        build_par(game)
+    with pytest.raises(GameError, match=r"pick_bonus\.picks"):
+        loads_game(EXAMPLE.read_text(encoding="utf-8").replace("picks = 3", "picks = 100001"))

@@ -51,6 +51,7 @@ from typing import Any, ClassVar, Literal, Self, cast
 
 import numpy as np
 
+from ..bounds import MAX_FEATURE_SPINS, check_cost, check_win, largest_bet
 from ..errors import GameError, ModelError
 from ..fields import boolean, check_keys, count_table, integer, show, string
 from ..figures import FeatureSection, Figure
@@ -109,9 +110,9 @@ class PickBonus(Block):
         count = integer(data.get("count", 3), f"{where}.count", minimum=1)
         raw = data.get("picks")
         if isinstance(raw, dict):
-            picks = count_table(raw, f"{where}.picks", what="picks")
+            picks = count_table(raw, f"{where}.picks", what="picks", maximum=MAX_FEATURE_SPINS)
         else:
-            picks = ((count, integer(raw, f"{where}.picks", minimum=1)),)
+            picks = ((count, integer(raw, f"{where}.picks", minimum=1, maximum=MAX_FEATURE_SPINS)),)
         for k, n in picks:
             if n < 1:
                 msg = "a pick game needs at least one pick"
@@ -165,6 +166,9 @@ class PickBonus(Block):
             raise GameError(msg, field=f"{where}.unit", fix='use unit = "total_bet"')
         if self.trigger == "line":
             self._check_line(game, where)
+        lines, coins = largest_bet(game)
+        top = most * max(v for v, w in self.prizes if w) * self.unit_credits(game.total_bet(lines, coins), coins)
+        check_win(top, f"{where}.prizes", f"{most} picks at the largest bet can pay up to", "lower the prizes or the picks")
 
     def _check_line(self, game: Game, where: str) -> None:
         """``trigger = "line"`` is accepted where it is the window count (see the module docstring)."""
@@ -184,7 +188,13 @@ class PickBonus(Block):
 
     # --- the prize law ------------------------------------------------------------------
     def law_of(self, n: int) -> PickLaw:
-        """The exact law of the summed prize of ``n`` picks (prize units)."""
+        """The exact law of the summed prize of ``n`` picks (prize units), refused first if it would take too long."""
+        kept = [v for v, w in self.prizes if w]
+        sums = min(n * (max(kept) - min(kept)) + 1, math.comb(n + len(kept) - 1, len(kept) - 1))
+        # a step here is a Python dict update, some 200 times a compiled kernel's step (what the limit counts)
+        check_cost(f"the law of {n} picks of {self.name}", work=200 * n * len(kept) * sums,
+                   memory=64 * sums * (1 if self.replace else n), field=f"{self.name}.picks",
+                   fix="play fewer picks or use fewer distinct prizes")
         return pick_law(self.prizes, n, replace=self.replace)
 
     def cached_law(self, ctx: Context, n: int) -> PickLaw:
