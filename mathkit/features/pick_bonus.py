@@ -25,6 +25,8 @@ Readings (what published games do, and why):
 * **Wilds** do not stand in for the bonus symbol (the usual "wild does not substitute for
   BONUS"); the bonus symbol's own line or scatter pays, if the paytable gives it any, are
   paid as well.
+* **Which spins.**  The base spin starts it (and spins a feature plays as the base game
+  plays one, like free games); free spins and re-spins do not.
 * **Once per spin.**  A spin starts one pick game however many symbols show;
   ``picks`` keyed by counts reads like every count table (the largest key not above the
   count shown).
