@@ -90,6 +90,11 @@ class RoundSheet:
     sessions: FeatureSection | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     level: Level = "distribution"
+    sd_moments: Figure | None = None
+    """σ per unit of total bet of a sheet analysed to the round's moments (a :class:`ParSheet` has :attr:`sd`)."""
+    sd_note: str = ""
+    not_computed: dict[str, str] = field(default_factory=dict)
+    """Figures a sheet of the round's moments leaves out, each with why and where to get it."""
 
     @property
     def declared_rtp(self) -> Fraction | None:
@@ -247,8 +252,36 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     for block in transforms(game):
         if block.name in analysis.stats:
             reached = block.limit_reached(analysis.engine, analysis.stats[block.name]) or reached
+    more: dict[str, Any] = {}
+    if level == "moments":
+        more = _moment_figures(analysis)
     return RoundSheet(**_common(analysis, game), cap_probability=reached[0] if reached else None,
-                      cap_probability_bound=bool(reached and reached[1]))
+                      cap_probability_bound=bool(reached and reached[1]), **more)
+
+
+NOT_COMPUTED = "not computed exactly: see mathkit simulate"
+
+
+def _moment_figures(analysis: RoundAnalysis) -> dict[str, Any]:
+    """σ of a round analysed to its second moments, and what such a sheet leaves out.
+
+    σ is that of the round before the cap when a tail bound (not the distribution) settles the
+    cap: the cap then changes the round's win only with the tiny probability shown as P(cap).
+    """
+    bet = analysis.total_bet
+    before = analysis.uncapped
+    after = analysis.outcome
+    src = after if after.m2 is not None and after.method != "markov" else before
+    assert src.m2 is not None
+    var = src.m2 - src.mean * src.mean
+    sd = Figure(math.sqrt(max(float(var), 0.0)) / bet, src.method)
+    note = ("σ of the whole round from its exact second moment (every feature's moment recursion; line pairs "
+            "for spins with fixed wild cells)")
+    if src is before and transforms(analysis.game):
+        note += "; before the cap, which a tail bound shows is reached with probability below P(cap) shown"
+    missing = {k: NOT_COMPUTED for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability",
+                                         "p_win_ge")}
+    return {"sd_moments": sd, "sd_note": note, "not_computed": missing}
 
 
 def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
