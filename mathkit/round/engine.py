@@ -416,7 +416,7 @@ class Engine:
             if model.line_multiplier != 1:
                 msg = f"spin {model}: line-pair tables are for spins without a line multiplier"
                 raise ModelError(msg)
-            return pair_tables(t, st, list(t.names).index(symbol))
+            return pair_tables(t, st, list(t.names).index(dict(model.remap).get(symbol, symbol)))
 
         if self._game.pay_mode != "lines" or self._game.scatter_pays:
             msg = f"spin {model}: second moments from line pairs need a lines game without scatter pays"
@@ -430,7 +430,7 @@ class Engine:
             t = self.tables(model)
             st = self.stops(model, digits)
             obs = tuple(o[:, st.index(d)] for o, d in zip(st.obs, digits, strict=True))
-            return split_tables(t, st, list(t.names).index(symbol), obs)
+            return split_tables(t, st, list(t.names).index(dict(model.remap).get(symbol, symbol)), obs)
 
         return self._spin_once(("split table", model, symbol, digits), model.reels, compute)
 
