@@ -23,6 +23,7 @@ spin and the mask it leaves can be taken together.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -105,7 +106,7 @@ def _pass(a: LineAutomaton, b_step: list[IntArray], b_final: IntArray | None, b_
     for r, options in enumerate(reels[:-1]):
         sa, sb = a.sizes[r + 1], b_sizes[r + 1]
         out = np.zeros((v.shape[0], 4, sa * sb), dtype=np.float64)
-        live = v.any(axis=0)
+        live: npt.NDArray[np.bool_] = np.asarray(v.any(axis=0))
         for u, sym_a, sym_b, w in options:
             ia = a.step[r][:, sym_a]  # [state a, stop]
             ib = b_step[r][:, sym_b]  # [state b, stop]
@@ -124,21 +125,22 @@ def _pass(a: LineAutomaton, b_step: list[IntArray], b_final: IntArray | None, b_
     kind: type = np.int64 if int(v.sum(axis=1).max(initial=0)) * max(top, 1) * int(max(
         (int(w.sum()) for _, _, _, w in reels[-1]), default=1)) < 2**62 else object
     result = np.zeros((counts.shape[0], 4, n_out), dtype=object)
-    counts_k = counts.astype(kind)
+    counts_k: npt.NDArray[Any] = counts.astype(kind)
     for u, sym_a, sym_b, w in reels[r]:
         pa = a.pay[a.step[r][:, sym_a]] * w[None, :]  # [state a, stop]: the pay, weighted
+        g: npt.NDArray[Any]
         if b_final is not None:
             g = (pa.astype(kind) @ b_final[b_step[r][:, sym_b]].T.astype(kind)).reshape(sa * sb, 1)
         else:
-            g = np.zeros((sa, sb, n_out), dtype=np.int64)
+            g3 = np.zeros((sa, sb, n_out), dtype=np.int64)
             dest = b_step[r][:, sym_b]  # [state b, stop]
             for i in range(len(w)):
-                g[:, np.arange(sb), dest[:, i]] += pa[:, i][:, None]
-            g = g.reshape(sa * sb, n_out).astype(kind)
+                g3[:, np.arange(sb), dest[:, i]] += pa[:, i][:, None]
+            g = g3.reshape(sa * sb, n_out).astype(kind)
         result[:, u, :] = counts_k @ g
     # option codes: the first reel is the most significant digit so far: re-order to u₁ + 4u₂ + …
-    result = result.reshape((4,) * n + (n_out,)).transpose((*range(n - 1, -1, -1), n)).reshape(4**n, n_out)
-    return result[:, 0] if b_final is not None else result  # type: ignore[no-any-return]
+    flat: npt.NDArray[Any] = result.reshape((4,) * n + (n_out,)).transpose((*range(n - 1, -1, -1), n)).reshape(4**n, n_out)
+    return flat[:, 0] if b_final is not None else flat
 
 
 def _options(st: StopTables, r: int, rows: tuple[int, int], symbol: int) -> list[tuple[int, IntArray, IntArray, IntArray]]:

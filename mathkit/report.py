@@ -13,7 +13,7 @@ from typing import Any
 from .export.xlsx import write_par_xlsx
 from .figures import FeatureSection, Figure
 from .io import write_atomic
-from .par import RANGE_SPINS, Z, ParSheet, RoundSheet
+from .par import RANGE_SPINS, ParSheet, RoundSheet, Z
 
 __all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic", "write_par"]
 
