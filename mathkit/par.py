@@ -30,7 +30,7 @@ from .figures import FeatureSection, Figure, Method
 from .game import Game
 from .round import RoundAnalysis, analyse
 from .round.compose import as_block, transforms
-from .stage import Level
+from .stage import Level, Outcome
 
 __all__ = ["SESSION_BANKROLL", "SESSION_SPINS", "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
            "build_par", "build_sheet", "decimal_digits", "session_section", "sheet_level"]
@@ -262,6 +262,26 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
 NOT_COMPUTED = "not computed exactly: see mathkit simulate"
 
 
+def _cap_m2_bound(outcome: Outcome, cap: float) -> float:
+    """A bound of ``E[Y²] − E[min(Y, c)²] = 2c·E[(Y − c)⁺] + ∫_c^∞ 2(t − c)·P(Y > t) dt`` from the round's tail bound.
+
+    ``P(Y > t)`` is bounded on a geometric grid and taken at each step's left end; ``inf`` when the
+    round has no tail bound or the bound has not vanished by ``10⁶ × c``.
+    """
+    if outcome.tail is None:
+        return math.inf
+    b0, _ = outcome.tail(cap)
+    total = 2 * cap * b0
+    t, step = cap, cap / 64
+    while t < 1e6 * cap:
+        _, q = outcome.tail(t)
+        if q < 1e-300:
+            return total
+        total += 2 * (t + step - cap) * step * q
+        t, step = t + step, step * 1.25
+    return math.inf
+
+
 def _moment_figures(analysis: RoundAnalysis) -> dict[str, Any]:
     """σ of a round analysed to its second moments, and what such a sheet leaves out.
 
@@ -278,7 +298,18 @@ def _moment_figures(analysis: RoundAnalysis) -> dict[str, Any]:
     note = ("σ of the whole round from its exact second moment (every feature's moment recursion; line pairs "
             "for spins with fixed wild cells)")
     if src is before and transforms(analysis.game):
-        note += "; before the cap, which a tail bound shows is reached with probability below P(cap) shown"
+        limit = next((b.round_limit(analysis.engine) for b in transforms(analysis.game)
+                      if b.round_limit(analysis.engine) is not None), None)
+        gap = _cap_m2_bound(before, float(limit)) if limit is not None else math.inf
+        if math.isfinite(gap):
+            # |Var − Var_capped| ≤ max(E[Y²] − E[min(Y, c)²], 2·E[Y]·E[(Y − c)⁺]) ≤ max(gap, 2·E[Y]·gap/(2c))
+            dvar = max(gap, float(src.mean) * gap / float(limit))
+            root = math.sqrt(max(float(var), 0.0))
+            dsd = dvar / (root + math.sqrt(max(float(var) - dvar, 0.0))) / bet if root else math.inf
+            note += (f"; with the cap it is the same within {dsd:.2g} × bet (a bound on E[Y² − min(Y, c)²] from the "
+                     "round's Chernoff tail bounds)")
+        else:
+            note += "; before the cap, which a tail bound shows is reached with probability below P(cap) shown"
     missing = {k: NOT_COMPUTED for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability",
                                          "p_win_ge")}
     return {"sd_moments": sd, "sd_note": note, "not_computed": missing}
