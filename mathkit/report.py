@@ -145,6 +145,9 @@ def par_to_text(par: RoundSheet) -> str:
     w += [line, f"PAR sheet — {g.name}", line]
     w.append(f"reel set {par.reels!r} · {g.pay_mode} · {par.lines} lines × {par.coins} coin(s) "
              f"= total bet {par.total_bet} credits · cycle {par.cycle:,}")
+    if g.scatter_pays:
+        unit = "line bet (coins per line)" if g.scatter_unit == "line_bet" else "total bet"
+        w.append(f"scatter pays × the {unit}: {par.base.tables.scatter_credits} credit(s) per unit at this bet")
     w.append("")
     w.append("RTP")
     for name, f in par.components.items():

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from brute import BruteResult, brute_force
+from brute import BruteResult, brute_force, scatter_bet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,11 +64,11 @@ def engine_joint(game: Game, reels: str | None = None, *, lines: int | None = No
 
 
 def total_distribution(game: Game, joint: dict[tuple[int, tuple[int, ...]], int],
-                       total_bet: int) -> dict[int, int]:
-    """Distribution of the total win: line win plus every scatter's pay × total bet."""
+                       scatter_unit: int) -> dict[int, int]:
+    """Distribution of the total win: line win plus every scatter's pay × its unit (total or line bet, in credits)."""
     out: dict[int, int] = defaultdict(int)
     for (line_win, counts), n in joint.items():
-        scatter = sum(sp.pay(c) for sp, c in zip(game.scatter_pays, counts, strict=True)) * total_bet
+        scatter = sum(sp.pay(c) for sp, c in zip(game.scatter_pays, counts, strict=True)) * scatter_unit
         out[line_win + scatter] += n
     return dict(out)
 
@@ -100,7 +100,8 @@ def assert_distribution_matches(game: Game, brute: BruteResult, *, lines: int | 
     joint, cycle = engine_joint(game, lines=lines, coins=coins)
     assert cycle == brute.cycle
     assert positive(joint) == brute.joint
-    dist = total_distribution(game, joint, brute.total_bet)
+    n_lines = game.bet.lines if lines is None else lines
+    dist = total_distribution(game, joint, scatter_bet(game, n_lines, game.bet.coins[0] if coins is None else coins))
     assert positive(dist) == brute.distribution
     assert variance(dist) == brute.variance()
     mean = Fraction(sum(w * n for w, n in dist.items()), cycle * brute.total_bet)
