@@ -25,13 +25,13 @@ from typing import Any, ClassVar, Literal
 from .errors import GameError
 
 __all__ = [
+    "SCATTER_UNITS",
     "Bet",
     "Feature",
     "Game",
     "PayEntry",
     "Reading",
     "ReelSet",
-    "SCATTER_UNITS",
     "ScatterPay",
     "ScatterUnit",
     "Symbol",

@@ -32,7 +32,8 @@ from .round import RoundAnalysis, analyse
 from .round.compose import as_block, transforms
 from .stage import Level
 
-__all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS", "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
+__all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
+           "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
            "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "session_section", "sheet_level"]
 
 #: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)

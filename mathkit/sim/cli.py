@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
-
-import numpy as np
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ..bounds import check_bet
 from ..cliargs import coins_arg, lines_arg, nonnegative, positive, spins
