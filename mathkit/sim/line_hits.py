@@ -39,7 +39,7 @@ class LineHits:
     --------
     >>> h = LineHits(spins=4, lines=2, paid=2, paid_sq=2)
     >>> h.value, round(h.se, 4)
-    (0.25, 0.125)
+    (0.25, 0.1443)
     """
 
     spins: int
