@@ -21,6 +21,7 @@ from test_engine_property import (
     assert_distribution_matches,
     assert_rtp_matches,
     engine_entries,
+    lines_and_bet,
     pays_table,
 )
 
@@ -227,13 +228,7 @@ def classic_games(draw: st.DrawFn, mode: str, *, multipliers: bool = True, unit:
     weights = None
     if draw(st.booleans()):
         weights = tuple(tuple(draw(st.integers(1, 3)) for _ in range(n)) for n in lengths)
-    if mode == "lines":
-        line_rows = st.tuples(*(st.integers(0, rows[r] - 1) for r in range(n_reels)))
-        paylines = tuple(draw(st.lists(line_rows, min_size=1, max_size=6, unique=True)))
-        bet = Bet(len(paylines), coins=coins)
-    else:
-        paylines = ()
-        bet = Bet(draw(st.integers(1, 10)), coins=coins)
+    paylines, bet = draw(lines_and_bet(mode, rows, coins, 6))
     game = Game(
         name="random classic",
         symbols=tuple(symbols),

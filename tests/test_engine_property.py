@@ -344,6 +344,17 @@ def pays_table(draw: st.DrawFn, max_count: int,
 
 
 @st.composite
+def lines_and_bet(draw: st.DrawFn, mode: str, rows: tuple[int, ...], coins: tuple[int, ...],
+                  max_lines: int) -> tuple[tuple[tuple[int, ...], ...], Bet]:
+    """Paylines (lines games: 1 to ``max_lines`` distinct ones) and the bet (all lines; ways: a multiplier 1-10)."""
+    if mode == "lines":
+        line_rows = st.tuples(*(st.integers(0, h - 1) for h in rows))
+        paylines = tuple(draw(st.lists(line_rows, min_size=1, max_size=max_lines, unique=True)))
+        return paylines, Bet(len(paylines), coins=coins)
+    return (), Bet(draw(st.integers(1, 10)), coins=coins)
+
+
+@st.composite
 def games(draw: st.DrawFn, mode: str) -> Game:
     """A random small valid game in ``mode`` ("lines" or "ways")."""
     n_reels = draw(st.integers(3, 5))
@@ -397,13 +408,7 @@ def games(draw: st.DrawFn, mode: str) -> Game:
     if draw(st.booleans()):
         weights = tuple(tuple(draw(st.integers(1, 4)) for _ in range(length)) for length in lengths)
 
-    if mode == "lines":
-        line_rows = st.tuples(*(st.integers(0, rows[r] - 1) for r in range(n_reels)))
-        paylines = tuple(draw(st.lists(line_rows, min_size=1, max_size=8, unique=True)))
-        bet = Bet(len(paylines), coins=coins)
-    else:
-        paylines = ()
-        bet = Bet(draw(st.integers(1, 10)), coins=coins)
+    paylines, bet = draw(lines_and_bet(mode, rows, coins, 8))
 
     game = Game(
         name="random",
