@@ -9,6 +9,7 @@ dataclasses only (its own rule for multipliers, flat entries and scatter units).
 from __future__ import annotations
 
 import dataclasses
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from test_engine_property import (
     pays_table,
 )
 
+from mathkit.cli import main
 from mathkit.errors import GameError
 from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
 from mathkit.io import dump_game, load_game, loads_game
@@ -303,3 +305,25 @@ def test_examples_simulate_within_the_interval_of_the_exact_figures(name: str) -
         k: f.value for k, f in par.components.items()}
     checks = res.checks(exact, par.sd.value, level=0.999)
     assert checks and all(c["agrees"] for c in checks.values()), checks
+
+
+def test_par_and_simulate_command_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    # the PAR sheet's JSON: both hit frequencies with their definitions, the scatter unit; the text labels them
+    path = str(CLASSIC / "line_bet_scatters.toml")
+    assert main(["par", path, "--json", "--coins", "2"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    par = build_par(load_game(path), coins=2)
+    assert par.hit_frequency_per_line is not None
+    assert d["hit_frequency_per_line"] == par.hit_frequency_per_line.value
+    assert Fraction(d["hit_frequency_per_line_exact"]) == par.hit_frequency_per_line.exact
+    assert d["provenance"]["hit_frequency_per_line"] == "exact"
+    assert set(d["hit_frequency_definitions"]) == {"hit_frequency", "hit_frequency_per_line"}
+    assert (d["scatter_unit"], d["scatter_unit_credits"]) == ("line_bet", 2)
+    assert main(["par", path]) == 0
+    text = capsys.readouterr().out
+    assert "hit frequency per spin" in text and "hit frequency per line" in text and "× the line bet" in text
+    # the simulation checks the per-line figure too (sampled apart) and agrees
+    assert main(["simulate", path, "--spins", "100000", "--seed", "3", "--json", "--no-progress"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["checks"]["hit_frequency_per_line"]["agrees"] and s["agrees_with_exact"]
+    assert s["hit_frequency_per_line"]["spins"] == 100_000 and s["hit_frequency_per_line"]["lines"] == 9
