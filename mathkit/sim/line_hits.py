@@ -4,8 +4,9 @@ Old PAR sheets print "hit frequency per line": line hits summed over every pay c
 and line played over ``cycle × lines`` — the probability that one line pays.  The round
 driver (:mod:`mathkit.sim.kernels`) sums credits and never counts lines, so this module plays
 base spins of its own: each reel's stop drawn by its weights, the window read from the strips,
-each line's symbols paid by :func:`mathkit.evaluate.line_wins` — the same rule the round
-player reads through its trie.  It shares only the game model and the line rule with the exact
+each line read through the round player's symbol trie (:func:`mathkit.sim.lines._symbol_trie`,
+a memo of :func:`mathkit.evaluate.line_win`: a line is decided, with its credits, as soon as no
+pay entry can still grow).  It shares only the game model and the line rule with the exact
 engine (no exact figure is read here).
 
 The lines of one spin are not independent, so the standard error comes from the spread of the
@@ -21,9 +22,9 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from ..evaluate import line_win
 from ..game import Game
 from ..tables import pay_tables, reel_arrays
+from .lines import _symbol_trie
 
 __all__ = ["LineHits", "sample_line_hits"]
 
@@ -73,20 +74,25 @@ def _draw(rng: np.random.Generator, weights: npt.NDArray[np.int64], n: int) -> n
 
 @nb.njit(cache=True, nogil=True)
 def _count(stops: npt.NDArray[np.int64], strips: npt.NDArray[np.int64], lens: npt.NDArray[np.int64],
-           lines: npt.NDArray[np.int64], match: npt.NDArray[np.bool_], pay: npt.NDArray[np.int64],
-           own: npt.NDArray[np.bool_], mult: npt.NDArray[np.int64]) -> tuple[int, int]:  # pragma: no cover
-    """Paid lines over the spins ``stops[i, r]`` (strips padded in ``strips[r]``), and the sum of their squares."""
+           lines: npt.NDArray[np.int64], trie: npt.NDArray[np.int64]) -> tuple[int, int]:  # pragma: no cover
+    """Paid lines over the spins ``stops[i, r]`` (strips padded in ``strips[r]``), and the sum of their squares.
+
+    ``trie[node, s]``: the child node, or ``-1 - credits`` once the line's pay is decided.
+    """
     n, n_reels = stops.shape
-    seq = np.empty(n_reels, dtype=np.int64)
     paid = 0
     paid_sq = 0
     for i in range(n):
         k = 0
         for li in range(lines.shape[0]):
+            node = 0
             for r in range(n_reels):
-                seq[r] = strips[r, (stops[i, r] + lines[li, r]) % lens[r]]
-            if line_win(seq, match, pay, own, mult)[0] > 0:
-                k += 1
+                x = trie[node, strips[r, (stops[i, r] + lines[li, r]) % lens[r]]]
+                if x < 0:
+                    if x < -1:  # decided with credits > 0
+                        k += 1
+                    break
+                node = x
         paid += k
         paid_sq += k * k
     return paid, paid_sq
@@ -113,12 +119,13 @@ def sample_line_hits(game: Game, spins: int, *, rng: np.random.Generator, reels:
     for r, s in enumerate(ra.strips):
         strips[r, : len(s)] = s
     lines_ = np.ascontiguousarray(t.lines, dtype=np.int64)
+    trie = _symbol_trie(t, [sorted({int(s) for s in strip.tolist()}) for strip in ra.strips])
     paid = paid_sq = 0
     done = 0
     while done < spins:
         n = min(BLOCK, spins - done)
         stops = np.stack([_draw(rng, ra.weights[r], n) for r in range(ra.n_reels)], axis=1)
-        p, q = _count(stops, strips, lens, lines_, t.match, t.pay, t.own, t.mult)
+        p, q = _count(stops, strips, lens, lines_, trie)
         paid += int(p)
         paid_sq += int(q)
         done += n
