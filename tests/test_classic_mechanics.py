@@ -32,6 +32,7 @@ from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
 from mathkit.io import dump_game, load_game, loads_game
 from mathkit.par import build_par
 from mathkit.rtp import component_rtp
+from mathkit.sensitivity import pay_sensitivity
 from mathkit.simulate import simulate
 from mathkit.validate import validate_game
 
@@ -327,3 +328,19 @@ def test_par_and_simulate_command_lines(capsys: pytest.CaptureFixture[str]) -> N
     s = json.loads(capsys.readouterr().out)
     assert s["checks"]["hit_frequency_per_line"]["agrees"] and s["agrees_with_exact"]
     assert s["hit_frequency_per_line"]["spins"] == 100_000 and s["hit_frequency_per_line"]["lines"] == 9
+
+
+def test_scatter_sensitivity_is_per_unit_and_an_unreachable_flat_jackpot_is_flagged(tmp_path: Path) -> None:
+    # one more unit on a scatter pay adds hits × unit credits: the marginal figure equals the exact difference
+    game = load_game(CLASSIC / "line_bet_scatters.toml")
+    rows = [r for r in pay_sensitivity(game) if r.cell.kind == "scatter"]
+    assert rows and all(r.delta == r.marginal for r in rows)
+    assert all(r.marginal == Fraction(r.hits * game.bet.coins[0], 18**5 * 9) for r in rows)  # 18-stop strips, 9 lines
+    # a flat jackpot below what the multiplied group pays is never paid (highest pay per line): check says so
+    text = (CLASSIC / "double_sevens.toml").read_text(encoding="utf-8")
+    low = tmp_path / "low.toml"
+    low.write_text(text.replace("SEVEN_X2 = { 3 = [1000, 2000, 5000], flat = true }", "SEVEN_X2 = { 3 = 100, flat = true }"),
+                   encoding="utf-8")
+    par = build_par(load_game(low))
+    assert not any(e.entry == "SEVEN_X2" for e in par.entries)  # SEVENS pays 50 × 8 = 400 > 100
+    assert main(["check", str(low)]) == 1
