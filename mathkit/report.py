@@ -263,6 +263,7 @@ def par_to_csv(par: RoundSheet) -> str:
     out.writerow(["summary", "game", d["game"], "", ""])
     out.writerow(["summary", "reels", d["reels"], "", ""])
     out.writerow(["summary", "total_bet", d["total_bet"], "", ""])
+    out.writerow(["summary", "scatter_unit", d["scatter_unit"], d["scatter_unit_credits"], "declared"])
     out.writerow(["summary", "cycle", d["cycle"], d["cycle"], "exact"])
     out.writerow(["summary", "rtp", par.rtp.value, par.rtp.exact_str() or par.rtp.digits or "", par.rtp.method])
     for k, f in par.components.items():
