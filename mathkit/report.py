@@ -164,8 +164,7 @@ def par_to_text(par: RoundSheet) -> str:
     else:
         w.append(f"Analysed to the round's {par.level}s: σ, the hit frequency per spin, max win and the win "
                  "distribution need the round's distribution, which a feature of this game does not give yet")
-        if par.hit_frequency_per_line is not None:
-            w.append(_per_line_text(par))
+        w.append(_per_line_text(par))
         w.append("")
     _tables_text(par, w)
     return "\n".join(w) + "\n"
@@ -173,7 +172,9 @@ def par_to_text(par: RoundSheet) -> str:
 
 def _per_line_text(par: RoundSheet) -> str:
     f = par.hit_frequency_per_line
-    assert f is not None
+    if f is None:
+        why = "a ways game has no lines" if par.game.pay_mode == "ways" else "a feature modifies the base spin"
+        return f"  hit frequency per line      not given ({why})"
     return f"  hit frequency per line      {pct(f.value)}  ({one_in(f.value)})   [{f.method}]"
 
 
@@ -181,8 +182,7 @@ def _distribution_text(par: ParSheet, w: list[str]) -> None:
     w.append("Volatility and hits")
     w.append(f"  hit frequency per spin      {pct(par.hit_frequency.value)}  ({one_in(par.hit_frequency.value)})"
              f"   [{par.hit_frequency.method}]")
-    if par.hit_frequency_per_line is not None:
-        w.append(_per_line_text(par))
+    w.append(_per_line_text(par))
     w.append(f"  hit frequency (win ≥ bet)   {pct(par.hit_frequency_bet.value)}  "
              f"({one_in(par.hit_frequency_bet.value)})")
     w.append(f"  σ per total bet             {par.sd.value:.4f}   [{par.sd.method}]")
