@@ -203,9 +203,10 @@ def _check_bet(game: Game) -> None:
                 raise GameError(f"option of {k} lines but only {n} paylines", field=f"bet.line_options[{i}]")
     if len(set(bet.coins)) != len(bet.coins):
         raise GameError("a coin option is listed twice", field="bet.coins")
-    if game.scatter_unit == "line_bet" and bet.total is not None:
-        raise GameError("scatter pays per line bet in a game with a fixed total bet", field="scatter_unit",
-                        fix='write scatter_unit = "total_bet": with bet.total the line bet is not fixed')
+    if game.scatter_unit == "line_bet" and (bet.total is not None or game.pay_mode != "lines"):
+        what = "a ways game" if game.pay_mode != "lines" else "a game with a fixed total bet"
+        raise GameError(f"scatter pays per line bet in {what}", field="scatter_unit",
+                        fix='write scatter_unit = "total_bet": the game has no fixed bet per line')
     if bet.coin_value <= 0:
         raise GameError("coin value must be positive", field="bet.coin_value")
 

@@ -108,37 +108,40 @@ def test_multiplier_symbol_with_a_wild() -> None:
     assert component_rtp(flat).credits() == brute_force(flat).credits() == 8
 
 
-def game_ways_scatter(unit: str) -> Game:
-    """3 reels × 1 row, every strip ``S X``, ways with a bet of 5 × 2 coins; S pays {2: 1} × ``unit``."""
-    strip = ("S", "X")
+def game_scatter_unit(unit: str) -> Game:
+    """3 reels × 2 rows, every strip ``S X X X``, lines top and bottom at 2 coins; S pays {2: 1} × ``unit``."""
+    strip = ("S", "X", "X", "X")
     return Game(
         name="scatter unit",
         symbols=(Symbol("S", "scatter"), Symbol("X")),
-        reel_sets=(ReelSet("base", (strip, strip, strip), (1, 1, 1)),),
+        reel_sets=(ReelSet("base", (strip, strip, strip), (2, 2, 2)),),
         line_pays=(PayEntry("X", ("X",), ((3, (1,)),)),),
-        bet=Bet(5, coins=(2,)),
-        pay_mode="ways",
+        bet=Bet(2, coins=(2,)),
+        paylines=((0, 0, 0), (1, 1, 1)),
         scatter_pays=(ScatterPay("S", ((2, 1),)),),
         scatter_unit=unit,  # type: ignore[arg-type]
     )
 
 
-@pytest.mark.parametrize(("unit", "scatter_credits"), [("total_bet", 40), ("line_bet", 8)])
+@pytest.mark.parametrize(("unit", "scatter_credits"), [("total_bet", 128), ("line_bet", 64)])
 def test_scatter_pay_units_hand_derived(unit: str, scatter_credits: int) -> None:
-    # 8 outcomes; 2 or 3 S in 3 + 1 = 4 of them, each paying 1 unit: the total bet 5 × 2 = 10
-    # credits (40 in all), or the line bet, 2 coins (8 in all).  X X X: 1 way × 1 × 2 coins = 2.
-    game = game_ways_scatter(unit)
+    # 64 outcomes.  A reel's window (S X), (X X), (X X) or (X S): one S with probability 1/2, never two,
+    # so 2 or 3 S show in 4 of 8 reel patterns: 32 outcomes, each paying 1 unit — the total bet
+    # (2 lines × 2 coins = 4 credits: 128 in all) or the line bet (2 coins: 64 in all).
+    # Lines: the top row is X on a reel in 3 of its 4 stops, so X X X on top in 27 outcomes, on the
+    # bottom in 27: 54 line hits of 1 × 2 coins = 108 credits.  RTP (108 + scatter) / (64 × 4).
+    game = game_scatter_unit(unit)
     validate_game(game)
     cr = component_rtp(game)
     assert cr.credits("scatter") == scatter_credits
-    assert cr.rtp() == Fraction(2 + scatter_credits, 8 * 10)
+    assert cr.rtp() == Fraction(108 + scatter_credits, 64 * 4)
     brute = brute_force(game)
     assert_rtp_matches(game, brute, lines=None, coins=None)
     assert_distribution_matches(game, brute, lines=None, coins=None)
     par = build_par(game)
-    assert par.rtp.exact == Fraction(2 + scatter_credits, 80)
-    assert {e.pay for e in par.entries if e.component == "scatter"} == {scatter_credits // 4}
-    assert par.hit_frequency_per_line is None  # a ways game has no lines
+    assert par.rtp.exact == Fraction(108 + scatter_credits, 256)
+    assert {e.pay for e in par.entries if e.component == "scatter"} == {scatter_credits // 32}
+    assert par.hit_frequency_per_line is not None and par.hit_frequency_per_line.exact == Fraction(54, 128)
 
 
 def test_hit_frequency_per_line_hand_derived() -> None:
@@ -188,6 +191,9 @@ def test_format_round_trip_and_errors() -> None:
         assert err.value.field == field, (field, str(err.value))
     ways = base.replace('paylines = [[0, 0, 0]]', 'pay_mode = "ways"') + "[paytable]\nA = { 3 = 5, flat = true }\n"
     with pytest.raises(GameError, match="flat pays are not supported in ways games"):
+        loads_game(ways)
+    ways = base.replace('paylines = [[0, 0, 0]]', 'pay_mode = "ways"\nscatter_unit = "line_bet"') + "[paytable]\nA = { 3 = 5 }\n"
+    with pytest.raises(GameError, match="per line bet in a ways game"):
         loads_game(ways)
 
 
@@ -241,7 +247,8 @@ def classic_games(draw: st.DrawFn, mode: str, *, multipliers: bool = True, unit:
         pay_mode=mode,  # type: ignore[arg-type]
         paylines=paylines,
         scatter_pays=scatter_pays,
-        scatter_unit=draw(st.sampled_from(["total_bet", "line_bet"])) if unit is None else unit,  # type: ignore[arg-type]
+        scatter_unit=(unit or draw(st.sampled_from(["total_bet", "line_bet"]))) if mode == "lines"  # type: ignore[arg-type]
+        else "total_bet",
     )
     validate_game(game)
     return game
@@ -278,7 +285,7 @@ def test_multiplier_symbols_in_ways_games_equal_brute_force(case: tuple[Game, in
 
 
 @PROPERTY
-@given(st.one_of(cases("lines", multipliers=False, unit="line_bet"), cases("ways", multipliers=False, unit="line_bet")))
+@given(cases("lines", multipliers=False, unit="line_bet"))
 def test_scatter_pays_per_line_bet_equal_brute_force(case: tuple[Game, int | None, int]) -> None:
     assert_engine_equals_brute(case)
 
