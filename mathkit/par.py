@@ -332,7 +332,7 @@ def _moment_figures(analysis: RoundAnalysis) -> dict[str, Any]:
         limit = next((b.round_limit(analysis.engine) for b in transforms(analysis.game)
                       if b.round_limit(analysis.engine) is not None), None)
         gap = _cap_m2_bound(before, float(limit)) if limit is not None else math.inf
-        if math.isfinite(gap):
+        if limit is not None and math.isfinite(gap):
             # |Var − Var_capped| ≤ max(E[Y²] − E[min(Y, c)²], 2·E[Y]·E[(Y − c)⁺]) ≤ max(gap, 2·E[Y]·gap/(2c))
             dvar = max(gap, float(src.mean) * gap / float(limit))
             root = math.sqrt(max(float(var), 0.0))
