@@ -94,7 +94,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     first, nchild, row, cnt, depth, entry_t, opened, trans, nxt = M[8], M[9], M[10], M[11], M[12], M[13], M[14], \
         M[15], M[16]
     read = M[18]
-    code, tab, symset, symcode, feat, var, _, ptab, sym = P
+    code, tab, symset, symcode, feat, var, _, ptab, sym, comp, cmap = P
     match, pay, mult = L
     R, vals, queue, cw, W, LW, LW3, zst, stack_r, stack_s, stack, fm, fs, window = S[:14]
     free_buf, fpos, free_gen = F
@@ -124,6 +124,8 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
         pc = -1
         phase = cur = jj = -1
         qn = qi = steps = nf = opt = flags = 0
+        nest_ret = nj = -1  # inside an as_base spin: where its program goes on, the feature whose entry runs
+        nctx = nflags = 0  # the context of pay parts (0: the top of the round, 1 + j: in feature j's spin)
         while True:
             # --- the lines of the current spin (the base spin's are valued by the caller)
             if want == 0:
@@ -189,12 +191,23 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
             # --- the round's program, up to the next spin to value or the end of the round
             done = False
             while True:
+                if pc < 0 and nest_ret >= 0:  # inside an as_base spin: the next feature it starts, then back
+                    nj += 1
+                    while nj < n_feat and (nflags >> nj) & 1 == 0:
+                        nj += 1
+                    if nj < n_feat:
+                        pc = feat[nj, 0]
+                    else:
+                        pc = nest_ret
+                        nest_ret = -1
+                        nctx = 0
+                    continue
                 if pc < 0:  # a program is over: the next one
                     if phase == 0:  # the slow variant's: its window may start other features
                         phase = 1
                         flags = ptab[c] & 0xFFFF
                     if phase == 1:
-                        if jj >= 0:  # the entry of feature jj ran: queue it
+                        if jj >= 0 and feat[jj, 5] == 0:  # the entry of feature jj ran: queue it
                             if qn < K.QUEUE:
                                 queue[qn] = jj
                                 qn += 1
@@ -205,7 +218,8 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                             jj += 1
                         if jj < n_feat:
                             cur = jj
-                            acc[feat[jj, 3]] += 1
+                            if feat[jj, 5] == 0:
+                                acc[feat[jj, 3]] += 1
                             pc = feat[jj, 0]
                             continue
                         phase = 2
@@ -286,9 +300,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                 elif op == K.S_SETI:
                     R[a] = ib
                 elif op == K.X_PAYSPINK:
-                    x = spin_w * a + (ptab[c] >> 16) * ib
-                    cw[cur] += x
-                    other += x
+                    x = spin_w * a
+                    y = (ptab[c] >> 16) * ib
+                    cw[ic] += x
+                    cw[idd] += y
+                    other += x + y
                 elif op == K.C_JF:
                     y = vals[a]
                     if not ((ib == K.T_EQ and y == ic) or (ib == K.T_NE and y != ic) or (ib == K.T_LT and y < ic)
@@ -323,7 +339,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                             acc[ie] += 1
                 elif op == K.S_PAY:
                     x = vals[a] * ib
-                    cw[cur] += x
+                    cw[cmap[nctx, ic]] += x
                     other += x
                 elif op == K.S_START:
                     if qn < K.QUEUE:
@@ -340,6 +356,10 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     nf += 1
                 elif op in (K.X_SPIN, K.X_REBASE):
                     if op == K.X_SPIN:  # the stops, from the feature stream, and the window shown
+                        if a < 0:  # a height no rule gives lines for
+                            acc[K.A_OVERFLOW] = 5
+                            done = True
+                            break
                         k = a
                         opt = ib
                         if free_n - free_h < need:
@@ -384,9 +404,44 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     if forced != 0 or op == K.X_SPIN:
                         break  # value the lines, then go on
                 elif op == K.X_PAYSPIN:
-                    x = spin_w * vals[a] + (ptab[c] >> 16) * vals[ib]
-                    cw[cur] += x
-                    other += x
+                    x = spin_w * vals[a]
+                    y = (ptab[c] >> 16) * vals[ib]
+                    cw[ic] += x
+                    cw[idd] += y
+                    other += x + y
+                elif op == K.V_STACKS:  # each stack from its bottom: step more than the cell below
+                    step = vals[ie]
+                    x = 0
+                    for r in range(n_reels):
+                        y = 0
+                        for q in range(rows[k, r] - 1, -1, -1):
+                            s = W[r, q]
+                            if symset[ib, s] == 0:
+                                y = 0
+                            elif symset[ic, s] != 0:
+                                if idd != 0:
+                                    y = 0
+                            else:
+                                y += step
+                                x += y
+                    vals[a] = x
+                elif op == K.V_CELLSUM:
+                    x = 0
+                    for r in range(n_reels):
+                        for q in range(rows[k, r]):
+                            x += tab[ib + W[r, q]]
+                    vals[a] = x
+                elif op == K.V_PRODUCT:
+                    vals[a] = vals[ib] * vals[ic]
+                elif op == K.V_ROWS:
+                    vals[a] = rows[k, 0]
+                elif op == K.X_NEST:  # the features this spin starts, played inside it by their entries
+                    nflags = (ptab[c] & 0xFFFF) & ~(1 << a)
+                    if nflags != 0:
+                        nest_ret = pc
+                        nctx = a + 1
+                        nj = -1
+                        pc = -1
                 elif op == K.X_LABEL:
                     for slot, y in ((a, line_b), (ib, scat_b)):
                         if y != 0:
@@ -397,11 +452,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
             if done:
                 break
         ftot = 0  # the features' sums
-        for j in range(n_feat):
+        for j in range(comp.shape[0]):
             y = cw[j]
             if y != 0:
-                acc[feat[j, 2]] += y
-                square(acc, feat[j, 2] + 1, y)
+                acc[comp[j]] += y
+                square(acc, comp[j] + 1, y)
                 ftot += y
         if ftot != 0:
             acc[K.A_FREE] += ftot
@@ -446,7 +501,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
     record = wins.shape[0] > 0
     # the round program's registers, value slots, queue, feature wins, window, forced cells (rounds.py)
     S = (np.zeros(max(par[K.P_REGS], 1), dtype=np.int64), np.zeros(max(par[K.P_VALS], 1), dtype=np.int64),
-         np.zeros(K.QUEUE, dtype=np.int64), np.zeros(max(par[K.P_FEATURES], 1), dtype=np.int64),
+         np.zeros(K.QUEUE, dtype=np.int64), np.zeros(P[9].shape[0], dtype=np.int64),
          np.zeros((n_reels, height), dtype=np.int64), np.zeros((n_reels, height), dtype=np.int64),
          np.zeros((n_reels, 1, height), dtype=np.int64), np.zeros(n_reels, dtype=np.int64),
          np.empty(first.shape[1] + 1, dtype=np.int64), np.empty(first.shape[1] + 1, dtype=np.int64),

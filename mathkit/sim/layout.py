@@ -101,6 +101,12 @@ S_ADDI = 29  # R[a] += b
 S_SETI = 30  # R[a] = b
 V_LOOKCOUNT = 31  # vals[a] = tab[d + clamp((code // b) % c, e)]: a table keyed by a count
 X_PAYSPINK = 32  # the feature's win += line × a + scatter × b (constant multipliers)
+# observations of the whole window and spins played as the base game (Prince of Riches' cash stacks ...)
+V_PRODUCT = 33  # vals[a] = vals[b] × vals[c]
+V_ROWS = 34  # vals[a] = the current window's rows (first reel)
+V_CELLSUM = 35  # vals[a] = Σ over the window's cells of tab[b + symbol]
+V_STACKS = 36  # vals[a] = Σ of the chain values of the stacks of symbol set b (set c skipped, d: restart), step vals[e]
+X_NEST = 37  # the spin of feature a is played as the base game: the entries of the other features it starts
 N_CODE = 6
 # test comparisons
 T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE = range(6)
