@@ -38,7 +38,7 @@ from ..fields import check_keys, count_key, count_table, fraction, string
 from ..figures import FeatureSection, Figure, Method, weakest
 from ..freespins.growing import ChainFigures, GrowingChain, HeightGame
 from ..game import Game, Role, at_most
-from ..play import Add, Const, Count, Goto, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Test
+from ..play import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import Branch, Digit, Entry, Level, Number, PlayLaw, SpinModel, SpinPlay, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination, modified
 
@@ -246,16 +246,16 @@ class FreeGames(Block):
         laws = tuple(Law((0,), (1,)) if not self.p_grow(h) else
                      Law((0, 1), (self.p_grow(h).denominator - self.p_grow(h).numerator, self.p_grow(h).numerator))
                      for h in range(top + 1))
-        actions: tuple[Add, ...] = (Add("left", Const(-1)),)
+        actions: tuple[Add | Grant, ...] = (Add("left", Const(-1)),)
         if self.retriggers:
             more = Lookup(tuple(self.added({self.trigger: c}) for c in range(max(k for k, _ in self.retriggers) + 1)),
                           count)
-            actions += (Add("left", more, when=(Test(more, ">", 0),), tally="retriggers"),)
+            actions += (Grant("left", more, total="awarded", tally="retriggers"),)
         actions += (Add("height", Random(laws, key=Reg("height"))),)
         game_ = Stage("game", spins=spins, pick=Lookup(tuple(max(h - 1, 0) for h in range(top + 1)), Reg("height")),
                       actions=actions, then=(Goto("game", when=(Test(Reg("left"), ">", 0),)),))
-        return Sequence(registers=("left", "height"), trigger=(Test(award, ">", 0),),
-                        entry=(Set("left", award), Set("height", Rows())), stages=(game_,))
+        return Sequence(registers=("left", "awarded", "height"), trigger=(Test(award, ">", 0),),
+                        entry=(Set("left", award), Set("awarded", award), Set("height", Rows())), stages=(game_,))
 
     # --- checks -------------------------------------------------------------------------
     def added_law(self, ctx: Context, height: int) -> dict[int, Fraction]:

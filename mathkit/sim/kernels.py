@@ -103,7 +103,6 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     cap = par[K.P_CAP]
     height = par[K.P_HEIGHT]
     n_feat = par[K.P_FEATURES]
-    reads_window = par[K.P_WINDOW] != 0
     spins = S[14]  # row 0: the base spin's stops, row 1: the feature spin's
     n_reels = spins.shape[1]
     last = n_reels - 1
@@ -121,6 +120,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
         line = other = spin_w = 0
         want = 0  # whose lines are valued next: 0 the base spin (done), 1 a feature spin, 2 the base spin again
         in_window = False  # value the window W (forced cells), not the stops
+        w_ready = False  # W holds the current window
         pc = -1
         phase = cur = jj = -1
         qn = qi = steps = nf = opt = flags = 0
@@ -176,10 +176,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                 pt = ptab[c]
                 R[:] = 0
                 cw[:] = 0
-                if reads_window:
-                    for r in range(n_reels):
-                        for q in range(rows[k, r]):
-                            W[r, q] = ocols[k, r, spins[at, r], q]
+                w_ready = False  # the window W is filled when an instruction first reads it
                 pc = var[v, 1]  # a slow variant's program first, else the features' entries
                 phase = 0 if pc >= 0 else 1
                 flags = pt & 0xFFFF
@@ -247,6 +244,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     elif op == K.V_DIGIT:
                         x = (c // ib) % ic
                     elif op == K.V_CELLS:
+                        if not w_ready:
+                            for r in range(n_reels):
+                                for q in range(rows[k, r]):
+                                    W[r, q] = ocols[k, r, spins[at, r], q]
+                            w_ready = True
                         x = 0
                         for r in range(n_reels):
                             for q in range(rows[k, r]):
@@ -264,7 +266,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     elif op == K.V_RANDOM:
                         j = 0
                         if ib >= 0:
-                            j = vals[ib]
+                            j = R[ib] if ie != 0 else vals[ib]
                             j = 0 if j < 0 else (idd - 1 if j >= idd else j)
                         off = tab[ic + j]
                         n = tab[off]
@@ -322,6 +324,14 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         break
                 elif op == K.C_GOTO:
                     pc = a
+                elif op == K.C_JTR:
+                    y = R[a]
+                    if ((ib == K.T_EQ and y == ic) or (ib == K.T_NE and y != ic) or (ib == K.T_LT and y < ic)
+                            or (ib == K.T_LE and y <= ic) or (ib == K.T_GT and y > ic) or (ib == K.T_GE and y >= ic)):
+                        pc = idd
+                elif op == K.C_SWITCH:
+                    j = vals[a]
+                    pc = tab[ib + (0 if j < 0 else (ic - 1 if j >= ic else j))]
                 elif op == K.C_END:
                     pc = -1
                 elif op == K.S_SET:
@@ -354,7 +364,13 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     fm[nf] = vals[a]
                     fs[nf] = ib
                     nf += 1
-                elif op in (K.X_SPIN, K.X_REBASE):
+                elif op == K.X_SPIN or op == K.X_REBASE or op == K.X_SPINT:
+                    if op == K.X_SPINT:  # the model from a table keyed by the pick
+                        j = R[a] if idd != 0 else vals[a]
+                        j = 0 if j < 0 else (ic - 1 if j >= ic else j)
+                        a = tab[ib + j]
+                        ib = tab[ib + ic + j]
+                        op = K.X_SPIN
                     if op == K.X_SPIN:  # the stops, from the feature stream, and the window shown
                         if a < 0:  # a height no rule gives lines for
                             acc[K.A_OVERFLOW] = 5
@@ -371,13 +387,15 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         c = ws & _LOW24
                         e = entry_t[k, (ws >> 24) & _LOW20]  # (the remainder table is for base spins: see models.py)
                         acc[feat[cur, 4]] += 1
-                        if reads_window:
-                            for r in range(n_reels):
-                                for q in range(rows[k, r]):
-                                    W[r, q] = ocols[k, r, spins[at, r], q]
+                        w_ready = False
                         want = 1
                     else:
                         want = 2
+                    if nf > 0 and not w_ready:  # the window shown, for the forced cells to change
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                W[r, q] = ocols[k, r, spins[at, r], q]
+                        w_ready = True
                     forced = 0
                     for f in range(nf):  # the forced cells, bit reel·height + row
                         m = fm[f]
@@ -409,8 +427,20 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     cw[ic] += x
                     cw[idd] += y
                     other += x + y
-                elif op == K.V_STACKS:  # each stack from its bottom: step more than the cell below
-                    step = vals[ie]
+                elif op == K.V_STACKS or op == K.V_CELLSUM:
+                    if not w_ready:
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                W[r, q] = ocols[k, r, spins[at, r], q]
+                        w_ready = True
+                    if op == K.V_CELLSUM:
+                        x = 0
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                x += tab[ib + W[r, q]]
+                        vals[a] = x
+                        continue
+                    step = vals[ie]  # each stack from its bottom: step more than the cell below
                     x = 0
                     for r in range(n_reels):
                         y = 0
@@ -424,12 +454,6 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                             else:
                                 y += step
                                 x += y
-                    vals[a] = x
-                elif op == K.V_CELLSUM:
-                    x = 0
-                    for r in range(n_reels):
-                        for q in range(rows[k, r]):
-                            x += tab[ib + W[r, q]]
                     vals[a] = x
                 elif op == K.V_PRODUCT:
                     vals[a] = vals[ib] * vals[ic]

@@ -147,6 +147,7 @@ class Builder:
         self.nesting: list[int] = []  # features with as_base spins
         self.current = -1  # the feature being compiled
         self.n_repeat = 0
+        self.switches: list[tuple[int, list[int]]] = []  # jump tables: (offset in tab, labels)
         for name, _, seq in features:
             for r in seq.registers:
                 if (name, r) in self.regs:
@@ -271,7 +272,11 @@ class Builder:
             self.emit(K.V_LOOKUP, out, a, off, len(v.table))
             return out
         if isinstance(v, Random):
-            a = -1 if v.key is None else self.value(v.key, scope, where)
+            by_reg = isinstance(v.key, Reg)  # fused: a law keyed by a register
+            if isinstance(v.key, Reg):
+                a = self.reg(scope, v.key.feature, v.key.name, where)
+            else:
+                a = -1 if v.key is None else self.value(v.key, scope, where)
             if not v.laws:
                 msg = f"{where}: a random value needs a law"
                 raise ModelError(msg)
@@ -279,7 +284,7 @@ class Builder:
             off = len(self.tab)
             self.tab += laws
             out = self._new()
-            self.emit(K.V_RANDOM, out, a, off, len(laws))
+            self.emit(K.V_RANDOM, out, a, off, len(laws), int(by_reg))
             return out
         if isinstance(v, Sum):
             acc = self.value(v.terms[0], scope, where) if v.terms else self.value(Const(0), scope, where)
@@ -302,11 +307,11 @@ class Builder:
 
     def _window_value(self, v: Rows | CellSum | Stacks, scope: str, where: str) -> int:
         """A value read on the whole current window: its rows, a sum of cell values, the stacks' chain values."""
-        self.window = True
-        if isinstance(v, Rows):
+        if isinstance(v, Rows):  # the model's, not the window's
             out = self._new()
             self.emit(K.V_ROWS, out)
             return out
+        self.window = True
         if isinstance(v, CellSum):
             table = [0] * len(self.names)
             for name, x in v.values:
@@ -407,12 +412,19 @@ class Builder:
         ks = [self.model(s.reels, s.rows, s.lines, s.remap, f"{where}.spins[{i}]", s.as_base)
               for i, s in enumerate(st.spins)]
         n = len(st.spins)
-        pick = self.value(Lookup(tuple(range(n)), st.pick or Const(0)), scope, f"{where}.pick") if n > 1 else -1
         done = self.label()
+        starts = [self.label() for _ in range(n)]
+        if n > 1 and not any(s.forced for s in st.spins) and len({s.as_base for s in st.spins}) == 1:
+            self._spin_table(st, ks, scope, where)
+            return ks
+        if n > 1:  # one jump through a table to the option picked (clamped to the options)
+            pick = self.value(st.pick or Const(0), scope, f"{where}.pick")
+            off = len(self.tab)
+            self.tab += [0] * n
+            self.switches.append((off, starts))
+            self.emit(K.C_SWITCH, pick, off, n)
         for i, s in enumerate(st.spins):
-            nxt = self.label()
-            if i < n - 1:
-                self.emit(K.C_JF, pick, K.T_EQ, i, nxt)
+            self.mark(starts[i])
             self.forces(s.forced, scope, f"{where}.spins[{i}]")
             self.emit(K.X_SPIN, ks[i], i)
             if s.as_base:
@@ -421,13 +433,42 @@ class Builder:
                 self.emit(K.X_NEST, self.current)
             if i < n - 1:
                 self.emit(K.C_GOTO, done)
-            self.mark(nxt)
         self.mark(done)
         return ks
+
+    def _spin_table(self, st: Stage, ks: list[int], scope: str, where: str) -> None:
+        """Options that differ only in their model: one spin whose model a table gives (``X_SPINT``).
+
+        The table rows are the model and the option of each value the pick may take (clamped);
+        a pick that is a look-up keyed by a register is folded into the table, read on the register.
+        """
+        n = len(ks)
+        pick = st.pick or Const(0)
+        if isinstance(pick, Lookup) and isinstance(pick.of, Reg):
+            src, by_reg = self.reg(scope, pick.of.feature, pick.of.name, f"{where}.pick"), 1
+            options = [min(max(x, 0), n - 1) for x in pick.table]
+        else:
+            src, by_reg = self.value(pick, scope, f"{where}.pick"), 0
+            options = list(range(n))
+        off = len(self.tab)
+        self.tab += [ks[i] for i in options] + options
+        self.emit(K.X_SPINT, src, off, len(options), by_reg)
+        if st.spins[0].as_base:
+            if self.current not in self.nesting:
+                self.nesting.append(self.current)
+            self.emit(K.X_NEST, self.current)
 
     def _pay(self, st: Stage, scope: str, where: str) -> None:
         """The spin's pay with the chosen option's multipliers (read after the actions)."""
         n = len(st.spins)
+        own = self.features[self.current][1]
+        alike = {(s.line_multiplier, s.scatter_multiplier, s.as_base) for s in st.spins}
+        lm0, sm0, base0 = st.spins[0].line_multiplier, st.spins[0].scatter_multiplier, st.spins[0].as_base
+        if len(alike) == 1 and isinstance(lm0, Const) and isinstance(sm0, Const):  # every option pays alike
+            line_c = self.comp(f"{own}: {self.line_name}" if base0 else own)
+            scat_c = self.comp(f"{own}: scatter") if base0 and self.scatters else line_c
+            self.emit(K.X_PAYSPINK, lm0.value, sm0.value, line_c, scat_c)
+            return
         opt = self._new()
         if n > 1:
             self.emit(K.V_OPT, opt)
@@ -436,7 +477,6 @@ class Builder:
             nxt = self.label()
             if i < n - 1:
                 self.emit(K.C_JF, opt, K.T_EQ, i, nxt)
-            own = self.features[self.current][1]
             line_c = self.comp(f"{own}: {self.line_name}" if s.as_base else own)
             scat_c = self.comp(f"{own}: scatter") if s.as_base and self.scatters else line_c
             if isinstance(s.line_multiplier, Const) and isinstance(s.scatter_multiplier, Const):  # fused
@@ -484,6 +524,12 @@ class Builder:
                 if g.stage is not None and g.stage not in labels:
                     msg = f"{at}: no stage {g.stage!r} to go to (its stages: {', '.join(labels)})"
                     raise ModelError(msg)
+                if g.stage is not None and len(g.when) == 1 and isinstance(g.when[0].value, Reg):  # fused
+                    t = g.when[0]
+                    assert isinstance(t.value, Reg)
+                    reg = self.reg(name, t.value.feature, t.value.name, f"{at}.then")
+                    self.emit(K.C_JTR, reg, OPS[t.op], t.constant, labels[g.stage])
+                    continue
                 nxt = self.label()
                 self.guard(g.when, name, nxt, f"{at}.then")
                 if g.stage is None:
@@ -526,10 +572,12 @@ class Builder:
             if row[0] in (K.V_DIGIT, K.V_LOOKCOUNT):
                 d = row[2]
                 row[2], row[3] = int(radix[d]), int(bases[d])
-            if row[0] in (K.C_JF, K.C_JFR, K.C_GOTO):
+            if row[0] in (K.C_JF, K.C_JFR, K.C_GOTO, K.C_JTR):
                 at = 1 if row[0] == K.C_GOTO else 4
                 if row[at] < 0:
                     row[at] = self.labels[-1 - row[at]]
+        for off, targets in self.switches:
+            self.tab[off : off + len(targets)] = [self.labels[-1 - t] for t in targets]
         symset = np.zeros((max(len(self.symsets), 1), len(self.names)), dtype=np.int64)
         for i, ids in enumerate(self.symsets):
             symset[i, list(ids)] = 1
