@@ -16,23 +16,24 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from brute import _Rules
 
+from mathkit import play
 from mathkit.dask_runner import block_streams
 from mathkit.errors import ModelError
 from mathkit.game import Game
 from mathkit.io import load_game, loads_game
-from mathkit import play
 from mathkit.sim.kernels import play_block
 from mathkit.sim.rng import generator_state
 from mathkit.sim.spec import compile_game
 from mathkit.simulate import simulate
 
-PRINCE = "data/games/prince_of_riches.toml"
+PRINCE = Path(__file__).resolve().parents[1] / "data" / "games" / "prince_of_riches.toml"
 
 
 class Replay:
@@ -130,7 +131,7 @@ def _kernel_wins(game: Game, n: int, root: np.random.SeedSequence) -> list[int]:
 
 @pytest.mark.parametrize(("chain", "rounds"), [("pass", 6000), ("restart", 2000)])
 def test_prince_replayed_from_the_streams(chain: str, rounds: int) -> None:
-    text = open(PRINCE, encoding="utf-8").read()
+    text = PRINCE.read_text(encoding="utf-8")
     game = loads_game(text.replace('chain = "pass"', f'chain = "{chain}"'))
     root = np.random.SeedSequence(41)
     replay = Replay(game, root)
@@ -150,7 +151,7 @@ def test_prince_components_as_the_par_sheet_names_them() -> None:
 
 def test_a_height_without_lines_stops_the_run() -> None:
     # growth past 7 rows, where no rule gives the lines: the run stops instead of playing 30 lines
-    text = open(PRINCE, encoding="utf-8").read().replace('6 = "1/7" }', '6 = "1/7", 7 = "1" }')
+    text = PRINCE.read_text(encoding="utf-8").replace('6 = "1/7" }', '6 = "1/7", 7 = "1" }')
     with pytest.raises(ModelError, match="height"):
         simulate(loads_game(text), 200_000, seed=4)
 
@@ -166,5 +167,5 @@ def test_a_feature_with_stages_inside_a_spin_played_as_the_base_game_is_refused(
     b = Builder("G", ("S", "L"), [("free", "free", free), ("other", "other", other)], 1, 1, ("base",))
     b.feature(0)
     b.feature(1)
-    with pytest.raises(ModelError, match="feature 'other'.*has stages"):
+    with pytest.raises(ModelError, match=r"feature 'other'.*has stages"):
         b.component_map()

@@ -364,7 +364,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     fm[nf] = vals[a]
                     fs[nf] = ib
                     nf += 1
-                elif op == K.X_SPIN or op == K.X_REBASE or op == K.X_SPINT:
+                elif op in (K.X_SPIN, K.X_REBASE, K.X_SPINT):
                     if op == K.X_SPINT:  # the model from a table keyed by the pick
                         j = R[a] if idd != 0 else vals[a]
                         j = 0 if j < 0 else (ic - 1 if j >= ic else j)
@@ -427,7 +427,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     cw[ic] += x
                     cw[idd] += y
                     other += x + y
-                elif op == K.V_STACKS or op == K.V_CELLSUM:
+                elif op in (K.V_STACKS, K.V_CELLSUM):
                     if not w_ready:
                         for r in range(n_reels):
                             for q in range(rows[k, r]):

@@ -492,7 +492,7 @@ class Builder:
 
     def feature(self, j: int) -> None:
         """Compile sequence feature ``j``: its entry program and stages, and its counters."""
-        name, component, seq = self.features[j]
+        name, _, seq = self.features[j]
         self.current = j
         where = f"{self.game}: feature {name!r}"
         if not seq.stages and name not in self.instant and not seq.entry:
