@@ -10,14 +10,17 @@ its ``sim_table(game, stake)`` method from the block's own data:
   by what the spin shows, and exits (:class:`Goto`) to another stage or the end;
 * a **modifier** of the base spin is a :class:`Variants`: the base spin as a
   weighted mixture of spins (window heights, another reel set, forced cells);
+* a modifier that pays within **every spin** played as the base game (cash stacks) is an
+  :class:`EverySpin`: count tests and actions run on the spin's window;
 * a **transform** is a :class:`RoundCap` (the round's win is paid at most the cap)
   or a :class:`Ladder` (the gamble, played beside the RTP and never in it).
 
 What an action reads is a *value*: a constant, a register, an observation of
 the current window (:class:`Count` of symbols, :class:`Cells` showing them as a
-bit mask, bit ``reel·H + row`` with ``H`` the game's tallest window), a table
-look-up keyed by another value, a draw from an integer-weight :class:`Law`, or
-a little arithmetic on values.  A stage plays, in this order: its spin (``pick``
+bit mask, bit ``reel·H + row`` with ``H`` the game's tallest window), the whole
+window (its :class:`Rows`, a :class:`CellSum` of symbol values, the chain values
+of its :class:`Stacks`), a table look-up keyed by another value, a draw from an
+integer-weight :class:`Law`, or a little arithmetic on values.  A stage plays, in this order: its spin (``pick``
 chooses one of its spins; forced cells are applied, then the window is
 observed), its actions, the spin's pay (line and scatter wins times the spin's
 multipliers, read after the actions), then its first exit whose tests pass
