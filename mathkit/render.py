@@ -582,9 +582,8 @@ def cross_check(sim: Any, par: Any, level: float = 0.99) -> CrossCheck:
 
     sim_figures = sim.figures()
     figures = par_figures(par, tuple(getattr(sim, "features", ())))
-    exact = {name: x for name, x in figures.items()
-             if name in sim_figures and (name in ("rtp", "hit_frequency", "hit_frequency_bet", "trigger_probability")
-                                         or name in par.components)}
+    order = ("rtp", *par.components, "hit_frequency", "hit_frequency_bet", "trigger_probability")
+    exact = {name: figures[name] for name in order if name in figures and name in sim_figures}
     checks = sim.checks(exact, sd=par.sd.value, level=level)
     return CrossCheck(checks, int(sim.spins), float(sim.seconds), level)
 
