@@ -247,7 +247,7 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
             where = f"{game.name}: feature {name!r} trigger"
             ok &= compare(static_value(test.value, counts, b.sid, where), test.op, test.constant)
         mask |= ok.astype(np.int64) << j
-    ptab = (credits * t.total_bet << 16) | mask
+    ptab = (credits * t.scatter_credits << 16) | mask
     weights = np.array([v.weight for v in variants], dtype=np.int64)
     program = b.finish(bases, height, game.n_reels, ptab, np.cumsum(weights), sym)
     caps = [tab.credits for _, tab in tables if isinstance(tab, RoundCap)]
