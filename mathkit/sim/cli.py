@@ -67,11 +67,24 @@ def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
     from ..par import build_par
 
     par = build_par(game, reels, lines=lines, coins=coins)
+    figures = par_figures(par, tuple(f.name for f in game.features if f.role == "sequence"))
+    if par.sd.method != "sampled":  # σ itself is checked when it is exact or a Markov solve
+        figures["sd"] = par.sd.value
+    per_line = None if par.hit_frequency_per_line is None else par.hit_frequency_per_line.value
+    return figures, par.sd.value, per_line
+
+
+def par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, float]:
+    """A PAR sheet's figures a simulation can check, by the simulation's names (σ apart).
+
+    RTP, its components, hit frequencies; with sequence features (``sequences``), the
+    probability that a base spin starts one (``trigger_probability``: any of them) and
+    each one's entries per round (``p_enter:NAME``); with a cap, ``p_cap``.
+    """
     figures = {"rtp": par.rtp.value, "hit_frequency": par.hit_frequency.value,
                "hit_frequency_bet": par.hit_frequency_bet.value}
     figures |= {name: f.value for name, f in par.components.items()}
     analysis = par.analysis
-    sequences = [f.name for f in game.features if f.role == "sequence"]
     if analysis is not None and sequences:
         figures["trigger_probability"] = float(1 - sum((b.p for key, b in analysis.base.branches.items() if not key),
                                                        Fraction(0)))
@@ -80,10 +93,7 @@ def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
                 figures[f"p_enter:{name}"] = float(analysis.stats[name].p_enter)
     if par.cap_probability is not None:
         figures["p_cap"] = par.cap_probability.value
-    if par.sd.method != "sampled":  # σ itself is checked when it is exact or a Markov solve
-        figures["sd"] = par.sd.value
-    per_line = None if par.hit_frequency_per_line is None else par.hit_frequency_per_line.value
-    return figures, par.sd.value, per_line
+    return figures
 
 
 PER_LINE = "hit_frequency_per_line"
