@@ -141,7 +141,7 @@ class Scheduler:
                 return
             step, value, seconds = rest
             self._show(gen, step, value, seconds)
-            if step in ("par", "error"):
+            if step in (STEPS[-1], "error"):
                 self._done.set()
             else:
                 self._step = STEPS[STEPS.index(step) + 1]
