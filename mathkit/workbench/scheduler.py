@@ -34,6 +34,7 @@ the thread that has them, holding :attr:`Scheduler.lock`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 import time
@@ -117,10 +118,8 @@ class Scheduler:
             return
         self._queue.put(item)
         assert self._loop is not None
-        try:
+        with contextlib.suppress(RuntimeError):  # a closed loop (the kernel shutting down): nothing to show on
             self._loop.call_soon_threadsafe(self._drain)
-        except RuntimeError:  # the loop is closed (the kernel is shutting down): nothing to show on
-            pass
 
     def _drain(self) -> None:
         while True:
