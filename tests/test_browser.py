@@ -358,8 +358,15 @@ def test_voila_workbench_round_trip(voila_url: str, page: Any) -> None:
     print(f"\nVoilà round trip (grid, paste, pay, undo, tune, compare, save): {time.monotonic() - t0:.1f} s")
 
 
+@pytest.mark.xfail(strict=True, reason="issue 16, open: in Voilà 0.5 the plotly view ignores the figure's in-place "
+                   "updates (the kernel sends _py2js_update to the page, the view never answers with _js2py_*)")
 def test_voila_plot_follows_an_edit(voila_url: str, page: Any) -> None:
-    """In Voilà the plots follow each edit (they once stayed as first drawn while the labels updated)."""
+    """In Voilà the plots follow each edit (today they stay as first drawn while the labels update).
+
+    The kernel sends each update to the page (seen in the websocket frames: ``_last_trace_edit_id``,
+    ``_py2js_update``), but the view neither redraws nor answers with ``_js2py_*`` as Lab's does.  Strict:
+    the day the plot follows, this test fails and the mark goes.
+    """
     from playwright.sync_api import expect
 
     games = Path(voila_url_games(voila_url))
