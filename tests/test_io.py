@@ -12,7 +12,7 @@ import tomli_w
 from mathkit.errors import GameError
 from mathkit.io import dump_game, game_from_dict, load_game, loads_game, save_game
 
-GAMES = sorted(Path("data/games").glob("*.toml"))
+GAMES = sorted(Path("data/games").rglob("*.toml"))
 TINY = """
 name = "tiny"
 paylines = [[0, 0, 0], [1, 1, 1]]
@@ -90,7 +90,10 @@ def test_tiny_loads() -> None:
         (lambda d: d["symbols"]["W"].__setitem__("substitutes", ["A", "X"]), "symbols.W.substitutes", "unknown"),
         (lambda d: d["symbols"]["W"].__setitem__("reels", [7]), "symbols.W.reels", "reel 7 does not exist"),
         (lambda d: d["symbols"]["A"].__setitem__("kind", "wlid"), "symbols.A.kind", "did you mean 'wild'"),
-        (lambda d: d["symbols"]["A"].__setitem__("multiplier", 2), "symbols.A.multiplier", "only applies to wild"),
+        (lambda d: d["symbols"]["S"].__setitem__("multiplier", 2), "symbols.S.multiplier", "only applies to wild"),
+        (lambda d: d["symbols"]["A"].__setitem__("multiplier", 0), "symbols.A.multiplier", "at least 1"),
+        (lambda d: d["paytable"].__setitem__("A", {"3": 1, "flat": 1}), "paytable.A.flat", "expected"),
+        (lambda d: d.__setitem__("scatter_unit", "line"), "scatter_unit", "unknown scatter pay unit"),
         (lambda d: d.__setitem__("paytabel", {}), "paytabel", "did you mean 'paytable'"),
         (lambda d: d["bet"].__setitem__("lines", 3), "bet.lines", "only 2 paylines"),
         (lambda d: d["bet"].__setitem__("coins", [1, 1]), "bet.coins", "listed twice"),
