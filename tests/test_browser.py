@@ -358,14 +358,14 @@ def test_voila_workbench_round_trip(voila_url: str, page: Any) -> None:
     print(f"\nVoilà round trip (grid, paste, pay, undo, tune, compare, save): {time.monotonic() - t0:.1f} s")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16, open: in Voilà 0.5 the plotly view ignores the figure's in-place "
-                   "updates (the kernel sends _py2js_update to the page, the view never answers with _js2py_*)")
+@pytest.mark.xfail(strict=False, reason="issue 16, open and intermittent: some page loads' plotly views ignore the "
+                   "figure's in-place updates (the kernel sends _py2js_update to the page, the view never answers with "
+                   "_js2py_*); seen in Voilà and once in Lab's round trip; other loads follow every edit")
 def test_voila_plot_follows_an_edit(voila_url: str, page: Any) -> None:
-    """In Voilà the plots follow each edit (today they stay as first drawn while the labels update).
+    """In Voilà the plots follow each edit (on some page loads they stay as first drawn while the labels update).
 
-    The kernel sends each update to the page (seen in the websocket frames: ``_last_trace_edit_id``,
-    ``_py2js_update``), but the view neither redraws nor answers with ``_js2py_*`` as Lab's does.  Strict:
-    the day the plot follows, this test fails and the mark goes.
+    On such a load the kernel sends each update to the page (seen in the websocket frames: ``_last_trace_edit_id``,
+    ``_py2js_update``), but the view neither redraws nor answers with ``_js2py_*`` as it does when it works.
     """
     from playwright.sync_api import expect
 
