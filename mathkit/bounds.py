@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import GameError, LimitError
+from .ordered import where as entry_field
 from .game import Game
 
 __all__ = [
@@ -150,8 +151,8 @@ def _culprit(game: Game, line_top: int, scatter_top: int) -> str:
         return "bet"
     e = max(game.line_pays, key=lambda p: max((max(v) for _, v in p.pays), default=0))
     k = max(e.pays, key=lambda kv: max(kv[1]))[0]
-    mixed = e.symbols != (e.name,)
-    return f"mixed.{e.name}.pays.{k}" if mixed else f"paytable.{e.name}.{k}"
+    mixed = e.symbols != (e.name,) or e.ordered
+    return f"{entry_field(e)}.pays.{k}" if mixed else f"paytable.{e.name}.{k}"
 
 
 def check_win(credits: int, field: str, what: str, fix: str) -> None:

@@ -18,6 +18,9 @@ Rules
   the left of the number of window positions counting towards it (a wild
   multiplier counts as that many positions); every entry pays independently.
 * Scatters count anywhere in the window and pay a multiple of the total bet.
+* A reel-ordered entry (:mod:`mathkit.ordered`) names what counts per reel: the
+  kernels read *line ids* (``PayTables.reel_ids``), one per (reel, symbol), and
+  the same rules apply.
 """
 
 from __future__ import annotations
@@ -215,7 +218,7 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
                 wins.append(LineWin(-1, t.entries[e], int(t.key[e, n]), win, ways))
     else:
         for li in range(t.lines.shape[0]):
-            seq = np.array([ids[r, t.lines[li, r]] for r in range(t.n_reels)], dtype=np.int64)
+            seq = np.array([t.read_on(r, ids[r, t.lines[li, r]]) for r in range(t.n_reels)], dtype=np.int64)
             win, e, n = line_win(seq, t.match, t.pay, t.own, t.mult)
             if win:
                 wins.append(LineWin(li, t.entries[e], int(t.key[e, n]), int(win)))

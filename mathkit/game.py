@@ -187,6 +187,13 @@ class PayEntry:
         The counts whose values are one per coin option.  A count with more than one value
         is always one; a one-value list is one only when named here (a game with a single
         coin option writes ``{ 3 = [5000] }``: 5000 credits at that option, not 5000 per coin).
+    reels
+        A reel-ordered combination (``[ordered.NAME]``): per reel, from reel 1, the symbols
+        that count on that reel ("red 7, white 7, blue 7 in that order"); ``symbols`` then
+        lists them all once.  Empty: ``symbols`` count alike on every reel.
+    reel_labels
+        For a reel-ordered combination: how the file names each reel's requirement (a symbol,
+        a mixed group's name, or an inline list written ``A|B``), for the PAR sheet.
 
     Examples
     --------
@@ -200,6 +207,8 @@ class PayEntry:
     symbols: tuple[str, ...]
     pays: tuple[tuple[int, tuple[int, ...]], ...]
     per_option: frozenset[int] = frozenset()
+    reels: tuple[tuple[str, ...], ...] = ()
+    reel_labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         listed = frozenset(k for k, v in self.pays if len(v) > 1)
@@ -237,6 +246,37 @@ class PayEntry:
     @property
     def counts(self) -> tuple[int, ...]:
         return tuple(sorted(k for k, _ in self.pays))
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the entry is a reel-ordered combination (its symbols differ by reel)."""
+        return bool(self.reels)
+
+    def members(self, reel: int) -> tuple[str, ...]:
+        """The symbols that count towards the entry on ``reel`` (0-based), wilds aside.
+
+        Examples
+        --------
+        >>> e = PayEntry("RWB", ("R", "W", "B"), ((3, (50,)),), reels=(("R",), ("W",), ("B",)))
+        >>> e.members(1), PayEntry("A", ("A",), ((3, (5,)),)).members(1)
+        (('W',), ('A',))
+        """
+        return self.reels[reel] if self.reels else self.symbols
+
+    @property
+    def label(self) -> str:
+        """The combination as a PAR sheet shows it: the name, and for a reel-ordered one its reels in order.
+
+        Examples
+        --------
+        >>> PayEntry("RWB", ("R", "W", "B"), ((3, (50,)),), reels=(("R",), ("W",), ("B",)),
+        ...          reel_labels=("R", "W", "B")).label
+        'RWB (R – W – B)'
+        """
+        if not self.reels:
+            return self.name
+        parts = self.reel_labels or tuple("|".join(m) for m in self.reels)
+        return f"{self.name} ({' – '.join(parts)})"
 
 
 @dataclass(frozen=True)

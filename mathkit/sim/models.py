@@ -163,6 +163,8 @@ def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArr
         ocols[r, : len(col), : col.shape[1]] = col
         code[r, : len(col)] = symcode[col].sum(axis=1)
     lcols = read[ocols]
+    for r in range(n_reels):  # reel-ordered entries: the line rule reads (reel, symbol) ids
+        lcols[r] = t.read_on(r, lcols[r])
     walk = (*_row_trie(line_rows), sym)
     k, (offsets, entry, opened, trans, nxt, ropen, rem) = _walk_tables(n_stops, lcols, walk, remainder)
     word = code.copy()
