@@ -263,20 +263,20 @@ class PayEntry:
         """
         return self.reels[reel] if self.reels else self.symbols
 
-    @property
-    def label(self) -> str:
-        """The combination as a PAR sheet shows it: the name, and for a reel-ordered one its reels in order.
+    def combination(self, count: int) -> str:
+        """How a PAR sheet names ``count`` of this entry: ``3 × BAR``, or for a reel-ordered one its reels in order.
 
         Examples
         --------
-        >>> PayEntry("RWB", ("R", "W", "B"), ((3, (50,)),), reels=(("R",), ("W",), ("B",)),
-        ...          reel_labels=("R", "W", "B")).label
-        'RWB (R – W – B)'
+        >>> e = PayEntry("RWB", ("R", "W", "B"), ((3, (50,)),), reels=(("R",), ("W",), ("B", "X")),
+        ...              reel_labels=("R", "W", "B|X"))
+        >>> e.combination(3), e.combination(2), PayEntry("A", ("A",), ((3, (5,)),)).combination(3)
+        ('RWB: R – W – B|X', 'RWB: R – W', '3 × A')
         """
         if not self.reels:
-            return self.name
+            return f"{count} × {self.name}"
         parts = self.reel_labels or tuple("|".join(m) for m in self.reels)
-        return f"{self.name} ({' – '.join(parts)})"
+        return f"{self.name}: {' – '.join(parts[:count])}"
 
 
 @dataclass(frozen=True)

@@ -220,6 +220,9 @@ def _parse_ordered(name: str, spec: Any, n_coins: int, groups: Mapping[str, tupl
     per_reel, labels = [], []
     for r, item in enumerate(_list(spec["reels"], f"{where}.reels")):
         field = f"{where}.reels[{r}]"
+        if not isinstance(item, list | str):
+            raise GameError(f"expected a symbol, a mixed group's name or a list of symbols, got {item!r}", field=field,
+                            fix='write e.g. "SEVEN_RED", "ANY_RED" or ["SEVEN_RED", "BAR1"]')
         if isinstance(item, list):
             members = tuple(_str(s, f"{field}[{i}]") for i, s in enumerate(item))
             labels.append("|".join(members))
