@@ -51,8 +51,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import GameError, LimitError
-from .ordered import where as entry_field
 from .game import Game
+from .ordered import where as entry_field
 
 __all__ = [
     "MAX_COINS",

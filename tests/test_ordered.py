@@ -248,7 +248,7 @@ def test_bad_ordered_entries_name_file_field_and_fix(tmp_path: Path, old: str, n
 def test_ways_games_refuse_ordered_entries() -> None:
     game = game_ordered_by_hand()
     ways = dataclasses.replace(game, pay_mode="ways", paylines=(), line_pays=game.line_pays[1:2])
-    with pytest.raises(GameError, match="ordered.RWB.*not supported in ways games"):
+    with pytest.raises(GameError, match=r"ordered\.RWB.*not supported in ways games"):
         validate_game(ways)
 
 
@@ -311,3 +311,16 @@ def test_game_without_ordered_entries_keeps_plain_ids() -> None:
     game = load_game(ROOT / "data" / "games" / "classic_3reel.toml")
     t = pay_tables(game)
     assert t.reel_ids is None and t.n_ids == t.n_symbols
+
+
+def test_editing_an_ordered_pay_changes_one_line_of_the_file() -> None:
+    from mathkit.io import dumps_like
+    from mathkit.workbench.model import with_line_pay
+
+    text = EXAMPLE.read_text(encoding="utf-8")
+    game = loads_game(text)
+    edited = with_line_pay(game, "BAR_1_2_3", 3, 12)
+    out = dumps_like(edited, text)
+    assert loads_game(out) == edited
+    changed = [(a, b) for a, b in zip(text.splitlines(), out.splitlines(), strict=True) if a != b]
+    assert changed == [("pays = { 3 = 10 }", "pays = { 3 = 12 }")]
