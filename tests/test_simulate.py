@@ -205,7 +205,7 @@ REFUSED = {"prince_of_riches": ("cash_stacks", "jackpots", "free_games"),
            "warlords": ("overlay_wilds", "scatter_respins", "barbarian", "priestess", "samurai")}
 
 
-@pytest.mark.parametrize("path", [p for p in sorted(GAMES.glob("*.toml")) if p.stem not in REFUSED],
+@pytest.mark.parametrize("path", [p for p in sorted(GAMES.rglob("*.toml")) if p.stem not in REFUSED],
                          ids=lambda p: p.stem)
 def test_every_game_agrees_with_its_exact_figures(path: Path) -> None:
     # RTP, every component, hit frequencies, trigger and entry probabilities, the cap's and σ (where
