@@ -57,7 +57,7 @@ class EntryRow:
     probability: Figure
     rtp: Figure
     combination: str = ""
-    """How the combination reads (``3 × BAR``; a reel-ordered one, its reels in order: ``RWB: R7 – W7 – B7``)."""
+    """A reel-ordered combination's reels in order (``RWB: R7 – W7 – B7``); empty for others (``count × entry``)."""
 
     @property
     def one_in(self) -> float:
@@ -135,11 +135,11 @@ def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
     for e in base.components.entries:
         if e.component == "scatter":
             pay = scat[e.entry].pay(e.count) * bet
-            named = f"{e.count} × {e.entry}"
+            named = ""
         else:
             pay = pays[e.entry].pay(e.count, base.coins, game.bet.coins.index(base.coins)
                                     if base.coins in game.bet.coins else None)
-            named = pays[e.entry].combination(e.count) if e.entry in pays else f"{e.count} × {e.entry}"
+            named = pays[e.entry].combination(e.count) if pays[e.entry].ordered else ""
         rows.append(EntryRow(e.component, e.entry, e.count, pay, e.hits,
                              Figure.of(Fraction(e.hits, cycle)), Figure.of(Fraction(e.credits, cycle * bet)), named))
     return tuple(rows)

@@ -120,7 +120,7 @@ def test_ordered_hand_derived() -> None:
 
 
 # ----------------------------------------------------------------------------- random small games
-MAX_OUTCOMES = 4_000
+MAX_OUTCOMES = 2_500
 
 
 @st.composite
@@ -324,3 +324,14 @@ def test_editing_an_ordered_pay_changes_one_line_of_the_file() -> None:
     assert loads_game(out) == edited
     changed = [(a, b) for a, b in zip(text.splitlines(), out.splitlines(), strict=True) if a != b]
     assert changed == [("pays = { 3 = 10 }", "pays = { 3 = 12 }")]
+
+
+def test_xlsx_paytable_names_the_ordered_combination(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    from mathkit.export.xlsx import write_par_xlsx
+
+    path = write_par_xlsx(build_par(load_game(EXAMPLE)), tmp_path / "rwb.xlsx")
+    cells = [row[1] for row in load_workbook(path)["paytable"].iter_rows(values_only=True)]
+    assert "RED_WHITE_BLUE_7: SEVEN_RED – SEVEN_WHITE – SEVEN_BLUE" in cells
+    assert "SEVEN_RED" in cells  # the other rows as before: the entry's name
