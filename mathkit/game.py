@@ -275,8 +275,12 @@ class PayEntry:
         """
         if not self.reels:
             return f"{count} × {self.name}"
-        parts = self.reel_labels or tuple("|".join(m) for m in self.reels)
-        return f"{self.name}: {' – '.join(parts[:count])}"
+        return f"{self.name}: {' – '.join(self.reel_names[:count])}"
+
+    @property
+    def reel_names(self) -> tuple[str, ...]:
+        """A reel-ordered entry's requirement per reel as the file names it (a symbol, a group, ``A|B``)."""
+        return self.reel_labels or tuple("|".join(m) for m in self.reels)
 
 
 @dataclass(frozen=True)
