@@ -335,3 +335,11 @@ def test_xlsx_paytable_names_the_ordered_combination(tmp_path: Path) -> None:
     cells = [row[1] for row in load_workbook(path)["paytable"].iter_rows(values_only=True)]
     assert "RED_WHITE_BLUE_7: SEVEN_RED – SEVEN_WHITE – SEVEN_BLUE" in cells
     assert "SEVEN_RED" in cells  # the other rows as before: the entry's name
+
+
+def test_paytable_csv_lists_an_ordered_entry_by_reel() -> None:
+    from mathkit.workbench.model import paytable_csv
+
+    rows = [line.split(",") for line in paytable_csv(load_game(EXAMPLE)).splitlines()]
+    row = next(r for r in rows if r[1] == "BAR_1_2_3")
+    assert row[2:5] == ["BAR1 – BAR2 – BAR3", "3", "10"]
