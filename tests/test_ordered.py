@@ -15,6 +15,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from brute import _Rules, brute_force, brute_spin
@@ -32,15 +33,16 @@ from test_engine_property import (
 )
 
 from mathkit.cycle import joint_counts
-from mathkit.errors import GameError, ModelError
+from mathkit.errors import GameError
 from mathkit.evaluate import evaluate
-from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
+from mathkit.features.base import Block
+from mathkit.game import Bet, Game, PayEntry, ReelSet, Role, ScatterPay, Symbol
 from mathkit.io import game_from_dict, game_to_dict, load_game, loads_game
 from mathkit.par import build_par
+from mathkit.play import Const, Force, Stake, Variant, Variants
 from mathkit.report import par_to_csv, par_to_text
 from mathkit.round import Engine
 from mathkit.rtp import component_rtp
-from mathkit.sim.spec import compile_game
 from mathkit.simulate import exact_figures, simulate
 from mathkit.stage import SpinModel
 from mathkit.stops import stop_tables
@@ -271,12 +273,31 @@ def test_forced_wild_on_an_ordered_game() -> None:
     assert table.credits[0][0] == 776
 
 
-def test_simulator_refuses_forced_cells_with_ordered_entries() -> None:
-    # the simulator reads a forced cell through one remap for every reel: refused, never a wrong figure
-    text = (ROOT / "data" / "games" / "hold_respin_5x3.toml").read_text(encoding="utf-8")
-    game = loads_game(text + '\n[ordered.H_IN_ORDER]\nreels = ["H1", "H2", "H1", "H2", "H1"]\npays = { 3 = 20 }\n')
-    with pytest.raises(ModelError, match="forced cells in a game with reel-ordered pay entries"):
-        compile_game(game)
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _ForceReel2(Block):
+    """A modifier for the simulator only: half the base spins show R7 on reel 2, whatever the stop."""
+
+    kind: ClassVar[str] = "force_reel_2"
+    role: ClassVar[Role] = "modifier"
+    title: ClassVar[str] = "Force reel 2"
+
+    def sim_table(self, game: Game, stake: Stake) -> Variants:
+        return Variants((Variant(1), Variant(1, forced=(Force(Const(0b10), "R7"),))))  # bit reel·H + row, H = 1
+
+
+def test_simulator_reads_a_forced_cell_on_its_own_reel() -> None:
+    # A forced cell is read as the symbol on *its* reel.  Reel 2 forced to R7, from the hand count above
+    # (the "reel 2 R7" cases): reel 1 R7: (B7) ANY7 5, (R7) R7 40; BAR: (BAR) 8 + 3 × 1; WILD: (B7) 10, (BAR) 16,
+    # (R7) 80, (X) 2; X: 0 -> 164 per 16 (reel 1, reel 3) pairs, 656 over the 64 stops.  Read as reel 1's R7,
+    # R7 R7 B7 would pay RWB 30 and WILD R7 B7 RWB 60: 300 more.  Half the spins plain (776 / 64), half forced:
+    # mean (776 + 656) / 128 = 179/16 a spin.
+    game = game_ordered_by_hand()
+    forced = brute_spin(game, SpinModel("base", forced=((1, 0, "R7"),)))
+    assert forced.cycle == 64 and sum(forced.credits.values()) == 656
+    res = simulate(game.with_features(_ForceReel2(name="force")), 400_000, seed=5)
+    low, high = res.rtp.ci99
+    assert low <= 179 / 16 <= high, (low, high)
+    assert not low <= (179 + 300 / 8) / 16 <= high
 
 
 # ----------------------------------------------------------------------------- exact and simulated agree

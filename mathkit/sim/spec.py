@@ -209,12 +209,9 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
         for s, as_ in remap:
             read[s] = as_
         reads.append(read)
-    if t.reel_ids is not None and b.forced:  # a forced cell is read through one remap for every reel
-        msg = f"{game.name}: the simulator does not play forced cells in a game with reel-ordered pay entries"
-        raise ModelError(msg)
     alphabets = [sorted({int(x) for (r_name, _, _, _), read in zip(keys, reads, strict=True)
-                         for x in t.read_on(r, read[reel_arrays(game, r_name).strips[r]]).tolist()
-                         + read[sorted(b.forced)].tolist()})
+                         for x in t.read_on(r, read[[*reel_arrays(game, r_name).strips[r].tolist(), *sorted(b.forced)]])
+                         .tolist()})
                  for r in range(game.n_reels)]
     sym = np.full((1, t.n_ids), -1, dtype=np.int64) if t.ways else _symbol_trie(t, alphabets)
     parts: list[list[npt.NDArray[Any]]] = []
