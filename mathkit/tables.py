@@ -46,9 +46,11 @@ class PayTables:
     key
         ``key[e, n]``: the paytable count that a run of ``n`` is paid as (0: none).
     own
-        ``own[e]``: the entry is a wild's own combination (wild multipliers do not apply).
+        ``own[e]``: the entry is paid flat: a wild's own combination, or an entry declared
+        ``flat`` (no multiplier of the symbols in its run applies).
     mult
-        ``mult[s]``: multiplier a wild applies when it substitutes (1 for other symbols).
+        ``mult[s]``: the factor symbol ``s`` applies to a run it is part of: a wild's
+        multiplier, a multiplier symbol's (1 for other symbols).
     scatter_ids, scatter_pay, scatter_key
         Every scatter symbol (paying or not, e.g. a feature trigger); ``scatter_pay[k, c]``: the
         multiple of the total bet for ``c`` of them; ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
@@ -56,6 +58,9 @@ class PayTables:
         ``lines[l, r]``: window row of line ``l`` on reel ``r`` (the lines played).
     total_bet
         Credits staked per spin.
+    scatter_credits
+        Credits one unit of ``scatter_pay`` is worth: the total bet, or the line bet when the
+        game pays scatters per line bet (:meth:`mathkit.game.Game.scatter_credits`).
     ways
         Whether the game pays ways rather than lines.
     reel_ids
@@ -76,6 +81,7 @@ class PayTables:
     lines: IntArray
     total_bet: int
     ways: bool
+    scatter_credits: int
     reel_ids: IntArray | None = None
 
     @property
@@ -142,11 +148,11 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     n_lines, c = check_bet(game, lines, coins)  # the bounds contract: lines within the paylines, coins an option
     window = max(sum(rs.rows) for rs in game.reel_sets)
     rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels)
-    return _pay_tables(rules, window, n_lines, c)
+    return _pay_tables(rules, window, n_lines, c, game.scatter_credits(n_lines, c))
 
 
 @lru_cache(maxsize=64)
-def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> PayTables:
+def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatter_credits: int) -> PayTables:
     symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels = rules
     reel_ids = ordered_ids(symbols, line_pays, n_reels)
     names = tuple(s.name for s in symbols)
@@ -162,20 +168,22 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
     own = np.zeros(n_entries, dtype=np.bool_)
     wilds = [s for s in symbols if s.is_wild]
     for e, entry in enumerate(line_pays):
-        own[e] = len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild
+        wild_own = len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild
+        own[e] = wild_own or entry.flat
         for r in range(n_reels):  # what counts on reel r: the reel's members, and the wilds substituting for one
             members = set(entry.members(r))
             for s in members:
                 match[e, lid[r, sid[s]]] = True
-            for w in wilds if not own[e] else ():
+            for w in wilds if not wild_own else ():
                 if members & set(w.substitutes):
                     match[e, lid[r, sid[w.name]]] = True
         for n in range(1, n_reels + 1):
             pay[e, n] = entry.pay(n, c, coin_index)
             key[e, n] = max((k for k in entry.counts if k <= n), default=0)
     mult = np.ones(match.shape[1], dtype=np.int64)
-    for w in wilds:
-        mult[lid[:, sid[w.name]]] = w.multiplier
+    for sym in symbols:  # wilds and multiplier symbols (1 elsewhere), on every reel
+        if sym.is_wild or sym.is_multiplier:
+            mult[lid[:, sid[sym.name]]] = sym.multiplier
     # every scatter symbol is counted (a trigger may have no pays of its own), in symbol order
     scatter_names = [s.name for s in symbols if s.is_scatter]
     pays_of = {sp.symbol: sp for sp in scatter_pays}
@@ -209,6 +217,7 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
         lines=line_rows,
         total_bet=bet.total_bet(n_lines, c),
         ways=pay_mode == "ways",
+        scatter_credits=scatter_credits,
         reel_ids=reel_ids,
     )
 
