@@ -127,11 +127,11 @@ MAX_OUTCOMES = 2_500
 
 @st.composite
 def ordered_games(draw: st.DrawFn) -> Game:
-    """A random small line game with one to three reel-ordered entries."""
+    """A random small line game with one to three reel-ordered entries (some flat), multiplier symbols, wilds."""
     n_reels = draw(st.integers(2, 4))
     rows = tuple(draw(st.integers(1, 3)) for _ in range(n_reels))
     regular = [f"S{i}" for i in range(draw(st.integers(2, 5)))]
-    symbols = [Symbol(name) for name in regular]
+    symbols = [Symbol(name, multiplier=draw(st.sampled_from([1, 1, 1, 2, 3]))) for name in regular]  # some multiply
     wilds = []
     for i in range(draw(st.integers(0, 2))):
         subs = tuple(draw(st.lists(st.sampled_from(regular), min_size=1, unique=True)))
@@ -153,7 +153,8 @@ def ordered_games(draw: st.DrawFn) -> Game:
         per_reel = tuple(tuple(draw(st.lists(st.sampled_from(regular), min_size=1, max_size=2, unique=True)))
                          for _ in range(n_reels))
         symbols_of = tuple(dict.fromkeys(s for m in per_reel for s in m))
-        entries.append(PayEntry(f"ORD{i}", symbols_of, *draw(pays_table(n_reels, len(coins))), reels=per_reel))
+        entries.append(PayEntry(f"ORD{i}", symbols_of, *draw(pays_table(n_reels, len(coins))), draw(st.booleans()),
+                                reels=per_reel))
     entries = list(draw(st.permutations(entries)))  # ties go to the first entry listed
     lengths = _fit_lengths([draw(st.integers(2, 8)) for _ in range(n_reels)], MAX_OUTCOMES, max(rows))
     here = regular + scatters + [w.name for w in wilds]
