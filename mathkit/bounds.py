@@ -52,7 +52,6 @@ from dataclasses import dataclass
 
 from .errors import GameError, LimitError
 from .game import Game
-from .ordered import where as entry_field
 
 __all__ = [
     "MAX_COINS",
@@ -153,6 +152,8 @@ def _culprit(game: Game, line_top: int, scatter_top: int) -> str:
     e = max(game.line_pays, key=lambda p: max((max(v) for _, v in p.pays), default=0))
     k = max(e.pays, key=lambda kv: max(kv[1]))[0]
     mixed = e.symbols != (e.name,) or e.ordered
+    from .ordered import where as entry_field  # here: `mathkit --help` imports this module and no numpy
+
     return f"{entry_field(e)}.pays.{k}" if mixed else f"paytable.{e.name}.{k}"
 
 

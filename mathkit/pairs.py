@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
 
 from .errors import ModelError
 from .stage import cell_bits
@@ -102,6 +101,8 @@ def _pass(a: LineAutomaton, b_step: list[IntArray], b_final: IntArray | None, b_
     cycle (exact in floating point below 2⁵³); the last reel is paid in integers.
     """
     n = len(reels)
+    from scipy import sparse  # here, not at the top: a one-shot `mathkit par` of a game without pairs loads no scipy
+
     v = np.ones((1, 1), dtype=np.float64)  # [option prefix, state a × state b]
     for r, options in enumerate(reels[:-1]):
         sa, sb = a.sizes[r + 1], b_sizes[r + 1]
