@@ -43,6 +43,7 @@ Three free spins that add one spin per scatter shown, at most ten in all:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -64,11 +65,13 @@ __all__ = [
     "Min",
     "Or",
     "Pay",
+    "Pick",
     "Random",
     "Reg",
     "RoundCap",
     "Sequence",
     "Set",
+    "Show",
     "SimTable",
     "Spin",
     "Stage",
@@ -165,6 +168,18 @@ class Random:
 
 
 @dataclass(frozen=True)
+class Pick:
+    """A mask of ``count`` distinct cells of the mask ``cells``, every such set alike (fewer when it holds fewer).
+
+    Drawn from the round's feature stream one cell after another: each is the
+    ``u``-th set bit of the cells left, ``u`` a uniform draw below their number.
+    """
+
+    cells: Value
+    count: Value
+
+
+@dataclass(frozen=True)
 class Sum:
     """The sum of values."""
 
@@ -195,7 +210,7 @@ class Without:
     b: Value
 
 
-Value = Const | Reg | Count | Cells | Bits | Lookup | Random | Sum | Min | Max | Without
+Value = Const | Reg | Count | Cells | Bits | Lookup | Random | Pick | Sum | Min | Max | Without
 
 
 def children(v: Value) -> tuple[Value, ...]:
@@ -212,6 +227,8 @@ def children(v: Value) -> tuple[Value, ...]:
         return (v.of,)
     if isinstance(v, Random):
         return () if v.key is None else (v.key,)
+    if isinstance(v, Pick):
+        return (v.cells, v.count)
     if isinstance(v, Sum):
         return v.terms
     if isinstance(v, Min | Max | Without):
@@ -285,9 +302,19 @@ class Pay(Action):
 
 @dataclass(frozen=True)
 class Start(Action):
-    """Play feature ``feature`` after the current one (its registers as set so far)."""
+    """Play feature ``feature`` after the current one: its entry actions run now, in the current window
+    (as when a base spin starts it), then it is queued."""
 
     feature: str
+
+
+@dataclass(frozen=True)
+class Show(Action):
+    """The current window shows ``symbol`` on the cells of mask ``cells`` from now on (no new spin, no pay):
+    a symbol placed on the reels, observed by what follows."""
+
+    cells: Value
+    symbol: str
 
 
 @dataclass(frozen=True)
@@ -355,12 +382,15 @@ class Sequence:
     base spin that starts nothing costs one look-up.  ``entry`` runs in the base window
     when the trigger holds, then the feature is queued; features a spin starts are played
     one after another, in the order the game declares them.  Registers start at 0 each round.
+    ``trigger=None``: the base spin never starts it, only another feature's :class:`Start`.
+    ``component``: the RTP component its wins are reported under (``None``: the block's).
     """
 
     registers: tuple[str, ...]
-    trigger: tuple[Test, ...]
+    trigger: tuple[Test, ...] | None
     stages: tuple[Stage, ...]
     entry: tuple[Action, ...] = ()
+    component: str | None = None
 
     def reads_window(self) -> bool:
         """Whether any stage spins (the feature draws windows of its own)."""
@@ -415,8 +445,24 @@ SimTable = Sequence | Variants | RoundCap | Ladder
 
 @dataclass(frozen=True)
 class Stake:
-    """The bet a simulation plays: total bet in credits, lines played, coins per line."""
+    """The bet a simulation plays: total bet in credits, lines played, coins per line; ``height``: the bit
+    stride of a cell mask (cell ``(reel, row)`` is bit ``reel·height + row``), the tallest window played."""
 
     total_bet: int
     lines: int
     coins: int
+    height: int = 1
+
+    def bit(self, reel: int, row: int) -> int:
+        """The mask bit of cell ``(reel, row)`` (from 0).
+
+        Examples
+        --------
+        >>> Stake(30, 30, 1, 3).bit(1, 2)
+        5
+        """
+        return reel * self.height + row
+
+    def mask(self, cells: Iterable[tuple[int, int]]) -> int:
+        """The mask of ``(reel, row)`` cells."""
+        return sum(1 << self.bit(r, k) for r, k in set(cells))

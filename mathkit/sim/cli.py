@@ -41,22 +41,31 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def exact_figures(game: Game, reels: str | None = None, lines: int | None = None,
-                  coins: int | None = None) -> tuple[dict[str, float], float]:
-    """The exact figures to check a simulation against, and the exact σ per bet.
+                  coins: int | None = None) -> tuple[dict[str, float], float | None]:
+    """The exact figures to check a simulation against, and the exact σ per bet (``None`` where the sheet has none).
 
     RTP, its components, hit frequencies; with sequence features, the probability that a
     base spin starts one (``trigger_probability``) and each feature's entries per round
-    (``p_enter:NAME``); with a cap, the probability a round reaches it (``p_cap``); σ per
-    bet (``sd``) unless the PAR sheet only sampled it.
+    (``p_enter:NAME``); with a cap, the probability a round reaches it (``p_cap``, unless the
+    sheet only bounds it); σ per bet (``sd``) unless the PAR sheet only sampled it.  A sheet of
+    the means (:func:`mathkit.par.build_sheet`: a block gives no distribution) gives the mean
+    figures; a figure the sheet tags sampled is never checked (it may come from a simulation).
     The command line's glue, and the one place this module reads the exact engine:
     imported here, after the simulation has run, never by it.
     """
-    from ..par import build_par
+    from ..par import ParSheet, build_sheet
 
-    par = build_par(game, reels, lines=lines, coins=coins)
-    figures = {"rtp": par.rtp.value, "hit_frequency": par.hit_frequency.value,
-               "hit_frequency_bet": par.hit_frequency_bet.value}
-    figures |= {name: f.value for name, f in par.components.items()}
+    par = build_sheet(game, reels, lines=lines, coins=coins)
+    figures = {"rtp": par.rtp.value}
+    figures |= {name: f.value for name, f in par.components.items() if f.method != "sampled"}
+    sd = None
+    if isinstance(par, ParSheet):
+        figures |= {name: f.value for name, f in (("hit_frequency", par.hit_frequency),
+                                                   ("hit_frequency_bet", par.hit_frequency_bet))
+                    if f.method != "sampled"}
+        sd = par.sd.value
+        if par.sd.method != "sampled":  # σ itself is checked when it is exact or a Markov solve
+            figures["sd"] = par.sd.value
     analysis = par.analysis
     sequences = [f.name for f in game.features if f.role == "sequence"]
     if analysis is not None and sequences:
@@ -65,14 +74,12 @@ def exact_figures(game: Game, reels: str | None = None, lines: int | None = None
         for name in sequences:
             if name in analysis.stats:
                 figures[f"p_enter:{name}"] = float(analysis.stats[name].p_enter)
-    if par.cap_probability is not None:
+    if par.cap_probability is not None and not par.cap_probability_bound:
         figures["p_cap"] = par.cap_probability.value
-    if par.sd.method != "sampled":  # σ itself is checked when it is exact or a Markov solve
-        figures["sd"] = par.sd.value
-    return figures, par.sd.value
+    return figures, sd
 
 
-ExactFigures = Callable[[Game, str | None, int | None, int | None], tuple[dict[str, float], float]]
+ExactFigures = Callable[[Game, str | None, int | None, int | None], tuple[dict[str, float], float | None]]
 
 
 def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) -> dict[str, Any]:

@@ -338,7 +338,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     fm[nf] = vals[a]
                     fs[nf] = ib
                     nf += 1
-                elif op in (K.X_SPIN, K.X_REBASE):
+                elif op in (K.X_SPIN, K.X_REBASE, K.X_SHOW):
                     if op == K.X_SPIN:  # the stops, from the feature stream, and the window shown
                         k = a
                         opt = ib
@@ -356,7 +356,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                                 for q in range(rows[k, r]):
                                     W[r, q] = ocols[k, r, spins[at, r], q]
                         want = 1
-                    else:
+                    elif op == K.X_REBASE:
                         want = 2
                     forced = 0
                     for f in range(nf):  # the forced cells, bit reel·height + row
@@ -380,13 +380,35 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         for r in range(n_reels):
                             for q in range(rows[k, r]):
                                 c += symcode[W[r, q]]
-                        in_window = True
-                    if forced != 0 or op == K.X_SPIN:
+                        if op != K.X_SHOW:
+                            in_window = True
+                    if (forced != 0 and op != K.X_SHOW) or op == K.X_SPIN:
                         break  # value the lines, then go on
                 elif op == K.X_PAYSPIN:
                     x = spin_w * vals[a] + (ptab[c] >> 16) * vals[ib]
                     cw[cur] += x
                     other += x
+                elif op == K.V_PICK:  # vals[ic] distinct cells of vals[ib], one after another
+                    y = vals[ib]
+                    x = 0
+                    for _ in range(vals[ic]):
+                        n = 0
+                        m = y
+                        while m != 0:
+                            m &= m - 1
+                            n += 1
+                        if n == 0:
+                            break
+                        if free_n - free_h < need:
+                            free_h, free_n = _refill(free_buf, free_h, free_n, free_gen, kind)
+                        free_h, u = _lemire(free_buf, free_h, np.uint64(n))
+                        m = y
+                        for _ in range(u):
+                            m &= m - 1
+                        low = m & -m
+                        x |= low
+                        y ^= low
+                    vals[a] = x
                 elif op == K.X_LABEL:
                     for slot, y in ((a, line_b), (ib, scat_b)):
                         if y != 0:

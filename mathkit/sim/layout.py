@@ -101,6 +101,8 @@ S_ADDI = 29  # R[a] += b
 S_SETI = 30  # R[a] = b
 V_LOOKCOUNT = 31  # vals[a] = tab[d + clamp((code // b) % c, e)]: a table keyed by a count
 X_PAYSPINK = 32  # the feature's win += line × a + scatter × b (constant multipliers)
+V_PICK = 33  # vals[a] = vals[c] distinct cells of the mask vals[b], drawn from the feature stream
+X_SHOW = 34  # the current window shows the forced cells (no spin, no pay): observed again
 N_CODE = 6
 # test comparisons
 T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE = range(6)

@@ -43,10 +43,12 @@ from ..play import (
     Min,
     Or,
     Pay,
+    Pick,
     Random,
     Reg,
     Sequence,
     Set,
+    Show,
     Stage,
     Start,
     Sum,
@@ -129,6 +131,7 @@ class Builder:
         self.slots: dict[str, int] = {}
         self.n_acc = K.N_ACC
         self.forced: set[int] = set()
+        self.starting: set[str] = set()
         self.cells = False
         for name, _, seq in features:
             for r in seq.registers:
@@ -245,6 +248,12 @@ class Builder:
             out = self._new()
             self.emit(K.V_RANDOM, out, a, off, len(laws))
             return out
+        if isinstance(v, Pick):
+            a = self.value(v.cells, scope, where)
+            b = self.value(v.count, scope, where)
+            out = self._new()
+            self.emit(K.V_PICK, out, a, b)
+            return out
         if isinstance(v, Sum):
             acc = self.value(v.terms[0], scope, where) if v.terms else self.value(Const(0), scope, where)
             for t in v.terms[1:]:
@@ -299,7 +308,16 @@ class Builder:
                 if a.feature not in self.findex:
                     msg = f"{at}: no sequence feature {a.feature!r} to start"
                     raise ModelError(msg)
+                if a.feature in self.starting:
+                    msg = f"{at}: feature {a.feature!r} starts itself"
+                    raise ModelError(msg)
+                self.starting.add(a.feature)  # its entry, compiled here: it runs now, in the current window
+                self.actions(self.features[self.findex[a.feature]][2].entry, a.feature, f"{at} (entry of {a.feature!r})")
+                self.starting.discard(a.feature)
                 self.emit(K.S_START, self.findex[a.feature])
+            elif isinstance(a, Show):
+                self.forces((Force(a.cells, a.symbol),), scope, at)
+                self.emit(K.X_SHOW)
             elif not isinstance(a, Tally):
                 msg = f"{at}: the simulator has no action {type(a).__name__}"
                 raise ModelError(msg)
