@@ -16,11 +16,12 @@ from typing import Any
 from ..bounds import check_bet
 from ..cliargs import coins_arg, lines_arg, nonnegative, positive, spins
 from ..errors import located
+from ..figures import Figure
 from ..game import Game
 from ..io import load_game
 from .run import GambleStrategy, simulate
 
-__all__ = ["ExactFigures", "cli", "exact_figures", "simulate_cli"]
+__all__ = ["ExactFigures", "cli", "exact_figures", "exact_report", "simulate_cli"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,6 +43,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def exact_figures(game: Game, reels: str | None = None, lines: int | None = None,
                   coins: int | None = None) -> tuple[dict[str, float], float | None]:
+    """The exact figures to check a simulation against and the exact σ per bet (:func:`exact_report`)."""
+    figures, sd, _ = exact_report(game, reels, lines, coins)
+    return figures, sd
+
+
+def exact_report(game: Game, reels: str | None = None, lines: int | None = None,
+                 coins: int | None = None) -> tuple[dict[str, float], float | None, dict[str, str]]:
     """The exact figures to check a simulation against, and the exact σ per bet (``None`` where the sheet has none).
 
     RTP, its components, hit frequencies; with sequence features, the probability that a
@@ -51,32 +59,30 @@ def exact_figures(game: Game, reels: str | None = None, lines: int | None = None
     the means (:func:`mathkit.par.build_sheet`: a block gives no distribution) gives the mean
     figures; a figure the sheet tags sampled is never checked (it may come from a simulation).
     The command line's glue, and the one place this module reads the exact engine:
-    imported here, after the simulation has run, never by it.
+    imported here, after the simulation has run, never by it.  The third item says how each figure
+    was obtained (``exact`` or ``markov``).
     """
     from ..par import ParSheet, build_sheet
 
     par = build_sheet(game, reels, lines=lines, coins=coins)
-    figures = {"rtp": par.rtp.value}
-    figures |= {name: f.value for name, f in par.components.items() if f.method != "sampled"}
+    got: dict[str, Figure] = {"rtp": par.rtp, **par.components}
     sd = None
     if isinstance(par, ParSheet):
-        figures |= {name: f.value for name, f in (("hit_frequency", par.hit_frequency),
-                                                   ("hit_frequency_bet", par.hit_frequency_bet))
-                    if f.method != "sampled"}
+        got |= {"hit_frequency": par.hit_frequency, "hit_frequency_bet": par.hit_frequency_bet}
         sd = par.sd.value
-        if par.sd.method != "sampled":  # σ itself is checked when it is exact or a Markov solve
-            figures["sd"] = par.sd.value
+        got["sd"] = par.sd  # σ itself is checked when it is exact or a Markov solve
     analysis = par.analysis
     sequences = [f.name for f in game.features if f.role == "sequence"]
     if analysis is not None and sequences:
-        figures["trigger_probability"] = float(1 - sum((b.p for key, b in analysis.base.branches.items() if not key),
-                                                       Fraction(0)))
+        base = [b.p for key, b in analysis.base.branches.items() if not key]
+        got["trigger_probability"] = Figure.of(1 - sum(base, Fraction(0)))
         for name in sequences:
             if name in analysis.stats:
-                figures[f"p_enter:{name}"] = float(analysis.stats[name].p_enter)
+                got[f"p_enter:{name}"] = Figure.of(analysis.stats[name].p_enter)
     if par.cap_probability is not None and not par.cap_probability_bound:
-        figures["p_cap"] = par.cap_probability.value
-    return figures, sd
+        got["p_cap"] = par.cap_probability
+    kept = {k: f for k, f in got.items() if f.method != "sampled"}
+    return {k: f.value for k, f in kept.items()}, sd, {k: f.method for k, f in kept.items()}
 
 
 ExactFigures = Callable[[Game, str | None, int | None, int | None], tuple[dict[str, float], float | None]]
@@ -98,8 +104,9 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
                        progress=False if args.no_progress else None)
         if args.no_exact:
             return res.to_dict()
-        figures, sd = (exact or exact_figures)(game, args.reels, args.lines, args.coins)
-        return res.to_dict(figures, sd)
+        if exact is None:
+            return res.to_dict(*exact_report(game, args.reels, args.lines, args.coins))
+        return res.to_dict(*exact(game, args.reels, args.lines, args.coins))
 
 
 def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
