@@ -380,9 +380,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         for r in range(n_reels):
                             for q in range(rows[k, r]):
                                 c += symcode[W[r, q]]
-                        if op != K.X_SHOW:
+                        if op == K.X_REBASE or (op == K.X_SPIN and ic == 0):
                             in_window = True
-                    if (forced != 0 and op != K.X_SHOW) or op == K.X_SPIN:
+                    if op == K.X_SPIN and ic != 0:  # its lines pay nothing (re-spins): no walk
+                        spin_w = 0
+                    elif (forced != 0 and op != K.X_SHOW) or op == K.X_SPIN:
                         break  # value the lines, then go on
                 elif op == K.X_PAYSPIN:
                     x = spin_w * vals[a] + (ptab[c] >> 16) * vals[ib]

@@ -91,7 +91,7 @@ S_PAY = 20  # the feature's win += vals[a] × b
 S_START = 21  # queue feature a
 S_TALLY = 22  # acc[a] += 1
 X_FORCE = 23  # the next spin shows symbol b on the cells of mask vals[a]
-X_SPIN = 24  # spin model a (option b): stops from the feature stream, forced cells, the window observed
+X_SPIN = 24  # spin model a (option b): stops from the feature stream, forced cells, the window observed; c: unpaid lines
 X_PAYSPIN = 25  # the feature's win += line × vals[a] + scatter × vals[b]
 X_REBASE = 26  # the base spin's window again, with the forced cells
 X_LABEL = 27  # the base spin's line and scatter wins to the components at acc[a], acc[b]

@@ -346,7 +346,8 @@ class Builder:
             if i < n - 1:
                 self.emit(K.C_JF, pick, K.T_EQ, i, nxt)
             self.forces(s.forced, scope, f"{where}.spins[{i}]")
-            self.emit(K.X_SPIN, ks[i], i)
+            unpaid = isinstance(s.line_multiplier, Const) and s.line_multiplier.value == 0  # its lines need no walk
+            self.emit(K.X_SPIN, ks[i], i, int(unpaid))
             if i < n - 1:
                 self.emit(K.C_GOTO, done)
             self.mark(nxt)
