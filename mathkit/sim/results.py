@@ -269,13 +269,13 @@ class SimResult:
         raise KeyError(msg)
 
     def checks(self, exact: Mapping[str, float], sd: float | Mapping[str, float] | None = None,
-               level: float = 0.99) -> dict[str, dict[str, float | bool]]:
+               level: float = 0.99) -> dict[str, dict[str, Any]]:
         """Per exact figure: simulated value, exact value, tolerance and agreement.
 
         ``sd`` is σ per total bet (exact, from the caller) for ``"rtp"``, or σ by figure name.
         """
         sim = self.figures()
-        out: dict[str, dict[str, float | bool]] = {}
+        out: dict[str, dict[str, Any]] = {}
         for name, x in exact.items():
             if name not in sim:
                 msg = f"no simulated figure {name!r}: {', '.join(sim)}"
@@ -353,7 +353,7 @@ class SimResult:
             checks = self.checks(exact, sd, level)
             for name, c in checks.items():
                 if methods and name in methods:
-                    c["method"] = methods[name]  # type: ignore[assignment]
+                    c["method"] = methods[name]
             out["checks"] = checks
             out["joint_level"] = level
             out["agrees_with_exact"] = all(bool(c["agrees"]) for c in checks.values())
