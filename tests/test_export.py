@@ -28,7 +28,7 @@ from mathkit.par import build_par
 from mathkit.report import write_par
 from mathkit.rtp import component_rtp
 
-GAMES = sorted(Path("data/games").glob("*.toml"))
+GAMES = sorted(Path("data/games").rglob("*.toml"))
 BENCH = "data/games/benchmark_5x3.toml"
 CLASSIC = "data/games/classic_3reel.toml"
 SHEETS = ["summary", "reels", "paytable", "features", "distribution", "checks"]

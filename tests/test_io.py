@@ -12,7 +12,7 @@ import tomli_w
 from mathkit.errors import GameError
 from mathkit.io import dump_game, game_from_dict, load_game, loads_game, save_game
 
-GAMES = sorted(Path("data/games").glob("*.toml"))
+GAMES = sorted(Path("data/games").rglob("*.toml"))
 TINY = """
 name = "tiny"
 paylines = [[0, 0, 0], [1, 1, 1]]

@@ -27,7 +27,7 @@ from mathkit.game import Game, PayEntry, ReelSet
 from mathkit.io import StyleLostWarning, dumps_like, load_game, save_game, write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = sorted((ROOT / "data" / "games").glob("*.toml"))
+GAMES = sorted((ROOT / "data" / "games").rglob("*.toml"))
 
 
 def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:

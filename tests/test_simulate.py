@@ -204,7 +204,7 @@ def test_agrees_with_exact_base_figures(path: Path | None) -> None:
 REFUSED = {"prince_of_riches": ("cash_stacks", "jackpots", "free_games")}
 
 
-@pytest.mark.parametrize("path", [p for p in sorted(GAMES.glob("*.toml")) if p.stem not in REFUSED],
+@pytest.mark.parametrize("path", [p for p in sorted(GAMES.rglob("*.toml")) if p.stem not in REFUSED],
                          ids=lambda p: p.stem)
 def test_every_game_agrees_with_its_exact_figures(path: Path) -> None:
     # RTP, every component, hit frequencies, trigger and entry probabilities, the cap's and σ (where

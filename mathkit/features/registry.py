@@ -35,6 +35,7 @@ KINDS: dict[str, str] = {
     "cash_stacks": "mathkit.features.cash_stacks:CashStacks",
     "jackpots": "mathkit.features.jackpots:Jackpots",
     "free_games": "mathkit.features.free_games:FreeGames",
+    "pick_bonus": "mathkit.features.pick_bonus:PickBonus",
 }
 """Feature kind (its TOML table name) → ``module:class`` of its block."""
 
