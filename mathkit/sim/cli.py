@@ -129,7 +129,9 @@ def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
         print(f"hit frequency {out['hit_frequency']['value']:.6f}")
         for name, c in out.get("checks", {}).items():
             mark = "ok " if c["agrees"] else "OUT"
-            print(f"  {mark} {name:<20} sim {c['sim']:.6f}  exact {c['exact']:.6f}  ± {c['tolerance']:.6f}")
+            print(f"  {mark} {name:<20} sim {c['sim']:.6f}  exact {c['exact']:.6f}  ± {c['tolerance']:.6f}"
+                  f"  z {c['z']:+.2f}  {c.get('method', '')}")
         if out["agrees_with_exact"] is not None:
-            print("agrees with exact:", "yes" if out["agrees_with_exact"] else "NO")
+            print(f"agrees with exact (jointly at 99%: each figure at {out['joint_level']:.4%}):",
+                  "yes" if out["agrees_with_exact"] else "NO")
     return 1 if out["agrees_with_exact"] is False else 0
