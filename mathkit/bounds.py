@@ -122,10 +122,11 @@ def spin_tops(game: Game, reels: str | None = None, *, lines: int | None = None,
     n_lines = game.bet.lines if lines is None else lines
     c = game.bet.coins[0] if coins is None else coins
     index = game.bet.coins.index(c) if c in game.bet.coins else 0
-    mult = max((s.multiplier for s in game.wilds), default=1)
+    mult = max((s.multiplier for s in game.symbols if s.is_wild or s.is_multiplier), default=1)
     best = []
     for e in game.line_pays:
-        own = len(e.symbols) == 1 and e.symbols[0] in game.symbol_names and game.symbol(e.symbols[0]).is_wild
+        own = e.flat or (len(e.symbols) == 1 and e.symbols[0] in game.symbol_names
+                         and game.symbol(e.symbols[0]).is_wild)
         best.append(max((e.pay(n, c, index) * (1 if own else mult**n) for n in range(1, game.n_reels + 1)), default=0))
     heights = rs.rows if rows is None else rows
     if game.pay_mode == "ways":
@@ -137,7 +138,7 @@ def spin_tops(game: Game, reels: str | None = None, *, lines: int | None = None,
         line_top = max(best, default=0) * n_lines
     window = sum(heights)
     scatter_top = sum(max((v for k, v in sp.pays if k <= window), default=0) for sp in game.scatter_pays)
-    return line_top, scatter_top * game.bet.total_bet(n_lines, c)
+    return line_top, scatter_top * game.scatter_credits(n_lines, c)
 
 
 def _culprit(game: Game, line_top: int, scatter_top: int) -> str:

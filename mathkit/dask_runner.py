@@ -172,6 +172,7 @@ _FLAGS = {
     2: "block {block}: a spin needed more random words than buffered",
     3: "block {block}: a round queued more features than the simulator holds",
     4: "block {block}: a round played more than 2**20 stages; does every feature end?",
+    5: "block {block}: a feature played a spin at a window height no rule gives lines for",
 }
 """What the kernel's flag in ``A_OVERFLOW`` means (0: nothing wrong)."""
 

@@ -17,7 +17,12 @@ Rules
 * Ways: for each entry, the ways are the product over consecutive reels from
   the left of the number of window positions counting towards it (a wild
   multiplier counts as that many positions); every entry pays independently.
-* Scatters count anywhere in the window and pay a multiple of the total bet.
+* Scatters count anywhere in the window and pay a multiple of the total bet (or of the
+  line bet, the coins per line, in a game that declares ``scatter_unit = "line_bet"``).
+* A multiplier symbol (a regular symbol with a multiplier) counts as itself and multiplies
+  the runs it is part of exactly as a wild's multiplier does; an entry declared ``flat``
+  (like a wild's own combination) is never multiplied.  The highest of the multiplied
+  pays is the line's.
 """
 
 from __future__ import annotations
@@ -222,7 +227,7 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
     scat: list[ScatterWin] = []
     for k, s in enumerate(t.scatter_ids):
         count = int(sum(1 for r in range(len(window)) for k2 in range(rows[r]) if ids[r, k2] == s))
-        pay = int(t.scatter_pay[k, count]) * t.total_bet
+        pay = int(t.scatter_pay[k, count]) * t.scatter_credits
         if pay:
             scat.append(ScatterWin(t.names[s], count, pay))
     return WindowResult(tuple(wins), tuple(scat))

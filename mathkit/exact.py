@@ -83,7 +83,7 @@ class SpinMaths:
         out = np.zeros(len(self.joint.codes), dtype=np.int64)
         for k, s in enumerate(self.tables.scatter_ids):
             counts = self.scatter_count(self.tables.names[s])
-            out += self.tables.scatter_pay[k, counts] * self.total_bet
+            out += self.tables.scatter_pay[k, counts] * self.tables.scatter_credits
         return out
 
     def distribution(self, *, line_multiplier: int = 1, scatter_multiplier: int = 1) -> WinDistribution:

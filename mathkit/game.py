@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal
 from .errors import GameError
 
 __all__ = [
+    "SCATTER_UNITS",
     "Bet",
     "Feature",
     "Game",
@@ -32,6 +33,7 @@ __all__ = [
     "Reading",
     "ReelSet",
     "ScatterPay",
+    "ScatterUnit",
     "Symbol",
     "Targets",
     "Tuning",
@@ -81,7 +83,10 @@ class Symbol:
         of the wild combination and the substituted one).
     multiplier
         For a wild: the factor it applies to a combination it completes by
-        substitution; several on one line multiply.
+        substitution.  For a regular symbol (a *multiplier symbol*, a "double"):
+        the factor it applies to every combination it is part of, counting as
+        itself (its own entry, the mixed groups that list it).  Several factors in
+        one paid run multiply; an entry declared ``flat`` is never multiplied.
     value
         For a bonus symbol: the value it carries, as a multiple of the total bet
         (a cash prize, an activator's credit value); what it is worth is the
@@ -102,6 +107,11 @@ class Symbol:
     @property
     def is_wild(self) -> bool:
         return self.kind == "wild"
+
+    @property
+    def is_multiplier(self) -> bool:
+        """A regular symbol that multiplies the combinations it is part of (not a wild)."""
+        return self.kind == "regular" and self.multiplier > 1
 
     @property
     def is_scatter(self) -> bool:
@@ -187,6 +197,11 @@ class PayEntry:
         The counts whose values are one per coin option.  A count with more than one value
         is always one; a one-value list is one only when named here (a game with a single
         coin option writes ``{ 3 = [5000] }``: 5000 credits at that option, not 5000 per coin).
+    flat
+        The entry is paid as declared, never multiplied by the multipliers of the symbols
+        in its run (wilds' or multiplier symbols'): a flat jackpot for three "double"
+        symbols.  A wild's own combination is always flat.  A feature's multiplier (free
+        spins × 3) still applies to the whole line win.
 
     Examples
     --------
@@ -200,6 +215,7 @@ class PayEntry:
     symbols: tuple[str, ...]
     pays: tuple[tuple[int, tuple[int, ...]], ...]
     per_option: frozenset[int] = frozenset()
+    flat: bool = False
 
     def __post_init__(self) -> None:
         listed = frozenset(k for k, v in self.pays if len(v) > 1)
@@ -239,9 +255,17 @@ class PayEntry:
         return tuple(sorted(k for k, _ in self.pays))
 
 
+ScatterUnit = Literal["total_bet", "line_bet"]
+SCATTER_UNITS: tuple[ScatterUnit, ...] = ("total_bet", "line_bet")
+
+
 @dataclass(frozen=True)
 class ScatterPay:
-    """Scatter pays: ``count -> multiple of the total bet`` for the largest count reached."""
+    """Scatter pays: ``count -> multiple of the unit`` for the largest count reached.
+
+    The unit is the game's :attr:`Game.scatter_unit`: the total bet (today's games) or the
+    line bet (coins per line: older PAR sheets).
+    """
 
     symbol: str
     pays: tuple[tuple[int, int], ...]
@@ -418,6 +442,8 @@ class Game:
     description: str = ""
     targets: Targets = Targets()
     tuning: Tuning | None = None
+    scatter_unit: ScatterUnit = "total_bet"
+    """What a scatter pay multiplies: ``"total_bet"`` or ``"line_bet"`` (the coins per line)."""
     source: str | None = dataclasses.field(default=None, compare=False, repr=False)
     """The file the game was loaded from (for messages); not part of the game's identity."""
 
@@ -508,3 +534,16 @@ class Game:
     def total_bet(self, lines: int | None = None, coins: int | None = None) -> int:
         """Total bet in credits (ways games bet ``bet.lines`` credits per coin)."""
         return self.bet.total_bet(lines, coins)
+
+    def scatter_credits(self, lines: int | None = None, coins: int | None = None) -> int:
+        """Credits one unit of scatter pay is worth: the total bet, or the line bet (the coins per line).
+
+        Examples
+        --------
+        >>> g = Game("g", (Symbol("A"),), (ReelSet("base", (("A",),), (1,)),), (), Bet(5, coins=(2,)))
+        >>> g.scatter_credits(), dataclasses.replace(g, scatter_unit="line_bet").scatter_credits()
+        (10, 2)
+        """
+        if self.scatter_unit == "line_bet":
+            return self.bet.coins[0] if coins is None else coins
+        return self.total_bet(lines, coins)

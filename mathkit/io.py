@@ -160,6 +160,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
                 spec["reels"] = list(s.reels)
             spec["pays"] = s.pays
             spec["multiplier"] = s.multiplier
+        elif s.multiplier != 1:
+            spec["multiplier"] = s.multiplier
         if s.value is not None:
             spec["value"] = _frac_out(s.value)
         if s.mark:
@@ -177,14 +179,16 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     out["reels"] = reels
     if game.paylines:
         out["paylines"] = [list(line) for line in game.paylines]
-    out["paytable"] = {e.name: _pays_out(e) for e in game.line_pays
+    out["paytable"] = {e.name: _pays_out(e) | ({"flat": True} if e.flat else {}) for e in game.line_pays
                        if e.symbols == (e.name,)}
-    mixed = {e.name: {"symbols": list(e.symbols), "pays": _pays_out(e)}
+    mixed = {e.name: {"symbols": list(e.symbols), "pays": _pays_out(e)} | ({"flat": True} if e.flat else {})
              for e in game.line_pays if e.symbols != (e.name,)}
     if mixed:
         out["mixed"] = mixed
     if game.scatter_pays:
         out["scatter_pays"] = {sp.symbol: {str(k): v for k, v in sp.pays} for sp in game.scatter_pays}
+    if game.scatter_unit != "total_bet":
+        out["scatter_unit"] = game.scatter_unit
     out.update(features_to_dict(game.features))
     if not game.targets.empty:
         out["targets"] = _targets_out(game)

@@ -32,8 +32,9 @@ from .round import RoundAnalysis, analyse
 from .round.compose import as_block, transforms
 from .stage import Level
 
-__all__ = ["SESSION_BANKROLL", "SESSION_SPINS", "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
-           "build_par", "build_sheet", "decimal_digits", "session_section", "sheet_level"]
+__all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
+           "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
+           "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "session_section", "sheet_level"]
 
 #: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)
 Z = {"90%": 1.645, "95%": 1.960, "99%": 2.576}
@@ -43,6 +44,12 @@ SESSION_BANKROLL = 100
 """The PAR sheet's session: a bankroll of this many total bets ..."""
 SESSION_SPINS = 1000
 """... played for at most this many spins."""
+HIT_FREQUENCY_PER_SPIN = ("hit frequency per spin: plays that pay anything / plays "
+                          "(a whole play: the base spin and every feature it starts)")
+"""The definition printed beside the per-spin hit frequency."""
+HIT_FREQUENCY_PER_LINE = ("hit frequency per line: line hits summed over every pay combination and every line played "
+                          "/ (cycle × lines played), base spin — P(one line pays), as older PAR sheets print it")
+"""The definition printed beside the per-line hit frequency (for one line: line hits summed over entries / cycle)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,8 @@ class RoundSheet:
     sessions: FeatureSection | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     level: Level = "distribution"
+    hit_frequency_per_line: Figure | None = None
+    """:data:`HIT_FREQUENCY_PER_LINE` (exact); ``None`` for a ways game or a base spin a feature modifies."""
 
     @property
     def declared_rtp(self) -> Fraction | None:
@@ -132,13 +141,34 @@ def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
     scat = {s.symbol: s for s in game.scatter_pays}
     for e in base.components.entries:
         if e.component == "scatter":
-            pay = scat[e.entry].pay(e.count) * bet
+            pay = scat[e.entry].pay(e.count) * base.tables.scatter_credits
         else:
             pay = pays[e.entry].pay(e.count, base.coins, game.bet.coins.index(base.coins)
                                     if base.coins in game.bet.coins else None)
         rows.append(EntryRow(e.component, e.entry, e.count, pay, e.hits,
                              Figure.of(Fraction(e.hits, cycle)), Figure.of(Fraction(e.credits, cycle * bet))))
     return tuple(rows)
+
+
+def line_hit_frequency(base: SpinMaths) -> Figure | None:
+    """:data:`HIT_FREQUENCY_PER_LINE` of a base spin: its line hits over ``cycle × lines`` (``None`` for ways).
+
+    The line hits are the components' line rows (each counts (outcome, line) pairs where the
+    combination is paid), so the figure is exact without enumerating the cycle.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> from mathkit.round.engine import Engine
+    >>> e = Engine(load_game("data/games/classic_3reel.toml"))
+    >>> line_hit_frequency(e.spin_maths(e.base_model())).method
+    'exact'
+    """
+    n_lines = int(base.tables.lines.shape[0])
+    if base.tables.ways or n_lines == 0:
+        return None
+    hits = sum(e.hits for e in base.components.entries if e.component == "lines")
+    return Figure.of(Fraction(hits, base.components.cycle * n_lines))
 
 
 def _figure(x: Fraction | float, method: Method) -> Figure:
@@ -223,7 +253,8 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
     return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
             "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
             "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
-            "max_win_bounded": out.max_win is not None, "analysis": analysis, "level": analysis.level}
+            "max_win_bounded": out.max_win is not None, "analysis": analysis, "level": analysis.level,
+            "hit_frequency_per_line": None if game.features_of("modifier") else line_hit_frequency(base)}
 
 
 def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,

@@ -24,7 +24,7 @@ from .fields import integer as _int
 from .fields import string as _str
 from .fields import suggest as _suggest
 from .fields import table as _table
-from .game import Bet, Game, PayEntry, Reading, ReelSet, ScatterPay, Symbol, Targets
+from .game import SCATTER_UNITS, Bet, Game, PayEntry, Reading, ReelSet, ScatterPay, ScatterUnit, Symbol, Targets
 from .tuning import check_tuning, tuning_from_dict
 from .validate import validate_game
 
@@ -32,7 +32,7 @@ __all__ = ["CORE_KEYS", "TOP_KEYS", "game_from_dict"]
 
 CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
-    "reels", "paylines", "paytable", "mixed", "scatter_pays", "readings", "targets", "tuning",
+    "reels", "paylines", "paytable", "mixed", "scatter_pays", "scatter_unit", "readings", "targets", "tuning",
 )
 """Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
 TOP_KEYS = CORE_KEYS + tuple(KINDS)
@@ -69,10 +69,12 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
             continue
         if kind != "wild":
             for k in ("substitutes", "reels", "pays", "multiplier"):
-                if k in spec:
+                if k in spec and not (k == "multiplier" and kind == "regular"):
                     raise GameError(f"{k!r} only applies to wild symbols", field=f"{where}.{k}",
-                                    fix='remove it or set kind = "wild"')
-            out.append(Symbol(name, kind))
+                                    fix='remove it or set kind = "wild"' + (
+                                        " (a multiplier symbol is a regular one)" if k == "multiplier" else ""))
+            # a regular symbol with a multiplier multiplies the combinations it is part of
+            out.append(Symbol(name, kind, multiplier=_int(spec.get("multiplier", 1), f"{where}.multiplier", minimum=1)))
             continue
         subs_raw = spec.get("substitutes", "all")
         if subs_raw == "all":
@@ -156,14 +158,20 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
     return tuple(sets)
 
 
-def _parse_pays(value: Any, where: str, n_coins: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], frozenset[int]]:
-    """Pays by count, and the counts written as one value per coin option (a list)."""
+def _parse_pays(value: Any, where: str, n_coins: int,
+                flat_key: bool = False) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], frozenset[int]]:
+    """Pays by count, and the counts written as one value per coin option (a list).
+
+    ``flat_key``: the table may also hold ``flat = true`` (a paytable entry's), read by :func:`_flat`.
+    """
     if not isinstance(value, dict) or not value:
         raise GameError("expected a table of count = pay", field=where,
                         fix="write e.g. { 3 = 5, 4 = 20, 5 = 100 }")
     out = []
     per_option = set()
     for key, pay in value.items():
+        if key == "flat" and flat_key:  # read by the entry (_flat), not a count
+            continue
         field = f"{where}.{key}"
         count = _count_key(key, field)
         if isinstance(pay, list):
@@ -185,22 +193,32 @@ def _misplaced(name: str, where: str) -> GameError:
                             f"that table; move `{name} = ...` above the first [table] header")
 
 
+def _flat(spec: Mapping[str, Any], where: str) -> bool:
+    """``flat = true``: the entry is paid as declared, never multiplied by the symbols' multipliers."""
+    return _bool(spec.get("flat", False), f"{where}.flat")
+
+
 def _parse_paytable(data: Mapping[str, Any], n_coins: int, symbols: tuple[str, ...]) -> tuple[PayEntry, ...]:
     entries = []
     for name, spec in _table(data, "paytable", "").items():
         if name in TOP_KEYS and name not in symbols and not isinstance(spec, dict):
             raise _misplaced(name, "paytable")
-        pays, per_option = _parse_pays(spec, f"paytable.{name}", n_coins)
-        entries.append(PayEntry(name, (name,), pays, per_option))
+        pays, per_option = _parse_pays(spec, f"paytable.{name}", n_coins, flat_key=True)
+        if not pays:
+            raise GameError("no pays", field=f"paytable.{name}", fix="write e.g. { 3 = 1000, flat = true }")
+        entries.append(PayEntry(name, (name,), pays, per_option, _flat(spec, f"paytable.{name}")))
     for name, spec in _table(data, "mixed", "").items():
         where = f"mixed.{name}"
         if not isinstance(spec, dict):
             raise GameError("expected a table with symbols and pays", field=where)
-        _check_keys(spec, ("symbols", "pays"), where)
+        _check_keys(spec, ("symbols", "pays", "flat"), where)
         syms = tuple(_str(s, f"{where}.symbols[{i}]")
                      for i, s in enumerate(_list(spec.get("symbols"), f"{where}.symbols")))
+        if isinstance(spec.get("pays"), dict) and "flat" in spec["pays"]:
+            raise GameError("'flat' belongs to the entry, not to its pays", field=f"{where}.pays.flat",
+                            fix=f"write flat = true under [mixed.{name}]")
         pays, per_option = _parse_pays(spec.get("pays"), f"{where}.pays", n_coins)
-        entries.append(PayEntry(name, syms, pays, per_option))
+        entries.append(PayEntry(name, syms, pays, per_option, _flat(spec, where)))
     return tuple(entries)
 
 
@@ -217,6 +235,15 @@ def _parse_scatter_pays(data: Mapping[str, Any]) -> tuple[ScatterPay, ...]:
                             for k, v in spec.items()))
         out.append(ScatterPay(name, pays))
     return tuple(out)
+
+
+def _parse_scatter_unit(data: Mapping[str, Any]) -> ScatterUnit:
+    unit = data.get("scatter_unit", "total_bet")
+    for u in SCATTER_UNITS:
+        if unit == u:
+            return u
+    raise GameError(f"unknown scatter pay unit {unit!r}", field="scatter_unit",
+                    fix='write "total_bet" (scatter pays × the total bet) or "line_bet" (× the bet per line)')
 
 
 def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
@@ -319,6 +346,7 @@ def _game_from_dict(data: Mapping[str, Any]) -> Game:
         pay_mode=pay_mode,
         paylines=paylines,
         scatter_pays=_parse_scatter_pays(data),
+        scatter_unit=_parse_scatter_unit(data),
         default_reels=_str(data.get("default_reels", reel_sets[0].name), "default_reels"),
         declared_rtp=None if declared is None else _fraction(declared, "declared_rtp"),
         features=features_from_dict(data),

@@ -10,14 +10,17 @@ its ``sim_table(game, stake)`` method from the block's own data:
   by what the spin shows, and exits (:class:`Goto`) to another stage or the end;
 * a **modifier** of the base spin is a :class:`Variants`: the base spin as a
   weighted mixture of spins (window heights, another reel set, forced cells);
+* a modifier that pays within **every spin** played as the base game (cash stacks) is an
+  :class:`EverySpin`: count tests and actions run on the spin's window;
 * a **transform** is a :class:`RoundCap` (the round's win is paid at most the cap)
   or a :class:`Ladder` (the gamble, played beside the RTP and never in it).
 
 What an action reads is a *value*: a constant, a register, an observation of
 the current window (:class:`Count` of symbols, :class:`Cells` showing them as a
-bit mask, bit ``reel·H + row`` with ``H`` the game's tallest window), a table
-look-up keyed by another value, a draw from an integer-weight :class:`Law`, or
-a little arithmetic on values.  A stage plays, in this order: its spin (``pick``
+bit mask, bit ``reel·H + row`` with ``H`` the game's tallest window), the whole
+window (its :class:`Rows`, a :class:`CellSum` of symbol values, the chain values
+of its :class:`Stacks`), a table look-up keyed by another value, a draw from an
+integer-weight :class:`Law`, or a little arithmetic on values.  A stage plays, in this order: its spin (``pick``
 chooses one of its spins; forced cells are applied, then the window is
 observed), its actions, the spin's pay (line and scatter wins times the spin's
 multipliers, read after the actions), then its first exit whose tests pass
@@ -52,9 +55,11 @@ __all__ = [
     "Action",
     "Add",
     "Bits",
+    "CellSum",
     "Cells",
     "Const",
     "Count",
+    "EverySpin",
     "Force",
     "Goto",
     "Grant",
@@ -66,14 +71,18 @@ __all__ = [
     "Or",
     "Pay",
     "Pick",
+    "Product",
     "Random",
     "Reg",
+    "Repeat",
     "RoundCap",
+    "Rows",
     "Sequence",
     "Set",
     "Show",
     "SimTable",
     "Spin",
+    "Stacks",
     "Stage",
     "Stake",
     "Start",
@@ -210,7 +219,51 @@ class Without:
     b: Value
 
 
-Value = Const | Reg | Count | Cells | Bits | Lookup | Random | Pick | Sum | Min | Max | Without
+@dataclass(frozen=True)
+class Product:
+    """The product of two values (activator total × stack positions ...)."""
+
+    a: Value
+    b: Value
+
+
+@dataclass(frozen=True)
+class Rows:
+    """How many rows the current window shows (on its first reel): a spin's drawn height."""
+
+
+@dataclass(frozen=True)
+class CellSum:
+    """The sum, over the current window's cells, of the value ``values`` gives the symbol each shows (0: none).
+
+    Examples
+    --------
+    >>> CellSum((("ACT1", 1), ("ACT5", 5))).values[1]
+    ('ACT5', 5)
+    """
+
+    values: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Stacks:
+    """The sum of the values a chain rule gives the current window's stacks of ``symbols``.
+
+    A stack is a maximal run of cells showing any of ``symbols`` in one column of the window
+    (cells beyond its edge are not part of it).  Read from the bottom of each stack up, each of
+    its cells not in ``skipped`` gets the value of the one below it plus ``step`` (the lowest
+    gets ``step``); a ``skipped`` cell gets nothing and passes the value below it on, or, with
+    ``restart``, starts the chain again above it.
+    """
+
+    symbols: tuple[str, ...]
+    skipped: tuple[str, ...]
+    step: Value
+    restart: bool = False
+
+
+Value = (Const | Reg | Count | Cells | Bits | Lookup | Random | Pick | Sum | Min | Max | Without | Product | Rows | CellSum
+         | Stacks)
 
 
 def children(v: Value) -> tuple[Value, ...]:
@@ -231,8 +284,10 @@ def children(v: Value) -> tuple[Value, ...]:
         return (v.cells, v.count)
     if isinstance(v, Sum):
         return v.terms
-    if isinstance(v, Min | Max | Without):
+    if isinstance(v, Min | Max | Without | Product):
         return (v.a, v.b)
+    if isinstance(v, Stacks):
+        return (v.step,)
     return ()
 
 
@@ -294,10 +349,22 @@ class Grant(Action):
 
 @dataclass(frozen=True)
 class Pay(Action):
-    """A win of ``value`` × the total bet (``unit="bet"``) or credits, to the feature's component."""
+    """A win of ``value`` × the total bet (``unit="bet"``) or credits, to the feature's component.
+
+    ``label`` reports it apart, as the component ``"COMPONENT: label"`` (``"jackpots: Grand"``).
+    """
 
     value: Value
     unit: Literal["bet", "credits"] = "bet"
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Repeat(Action):
+    """Run ``actions`` ``times`` times (the count read once, before the first): one draw per marked cell ..."""
+
+    times: Value
+    actions: tuple[Action, ...]
 
 
 @dataclass(frozen=True)
@@ -339,6 +406,13 @@ class Spin:
     set's rows, the lines played).  ``remap`` pairs ``(symbol, read as)`` apply to the line
     rule only (observations and scatter pays read the symbols shown).  Multipliers are
     values read after the stage's actions (a multiplier register the spin's scatters raise).
+
+    ``as_base``: the spin is played as the base game plays one — the game's :class:`EverySpin`
+    modifiers act on it and the other features its window starts are played inside it, their
+    entry actions on its window (a feature with stages of its own cannot be); at a set height
+    with ``lines=None`` it plays the lines the base variants give that height
+    (:attr:`Variants.held`).  Its wins are reported by part under the feature's component
+    (``"free games: lines"``, ``"free games: cash stacks"``, ``"free games: jackpots: Mini"``).
     """
 
     reels: str
@@ -348,6 +422,7 @@ class Spin:
     remap: tuple[tuple[str, str], ...] = ()
     line_multiplier: Value = Const(1)
     scatter_multiplier: Value = Const(1)
+    as_base: bool = False
 
 
 @dataclass(frozen=True)
@@ -384,6 +459,7 @@ class Sequence:
     one after another, in the order the game declares them.  Registers start at 0 each round.
     ``trigger=None``: the base spin never starts it, only another feature's :class:`Start`.
     ``component``: the RTP component its wins are reported under (``None``: the block's).
+    A sequence without stages is played by its entry alone (a jackpot reveal).
     """
 
     registers: tuple[str, ...]
@@ -418,9 +494,25 @@ class Variants:
     """A modifier: the base spin as a mixture of :class:`Variant` s, drawn per base spin from the base stream.
 
     Several modifiers combine as a product (weights multiply, later fields override).
+    ``held`` gives ``(rows, lines)``: the lines a spin plays when a feature holds its height
+    (an ``as_base`` spin at a set height).
     """
 
     choices: tuple[Variant, ...]
+    held: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class EverySpin:
+    """A modifier that pays within every spin the round plays as the base game (the base spin, ``as_base`` spins).
+
+    When every test of ``trigger`` (symbol counts only, as a sequence's) holds, ``actions``
+    run on the spin's window; their pays go to the block's component (inside a feature's
+    ``as_base`` spin, ``"FEATURE COMPONENT: component"``).
+    """
+
+    trigger: tuple[Test, ...]
+    actions: tuple[Action, ...]
 
 
 @dataclass(frozen=True)
@@ -439,7 +531,7 @@ class Ladder:
     limit: int
 
 
-SimTable = Sequence | Variants | RoundCap | Ladder
+SimTable = Sequence | Variants | RoundCap | Ladder | EverySpin
 """What one block gives the simulator."""
 
 

@@ -574,17 +574,16 @@ def cross_check(sim: Any, par: Any, level: float = 0.99) -> CrossCheck:
     """Compare a :class:`~mathkit.simulate.SimResult` with the exact figures of a PAR sheet of the same game and bet.
 
     Checked: the RTP (tolerance from the exact σ), each RTP component the
-    simulation reports, the hit frequencies and, with free spins, the trigger
-    probability; each at ``level`` (two-sided ``z·σ/√N``).
+    simulation reports, the hit frequencies and, with sequence features, the
+    probability that a base spin starts one (any of them); each at ``level``
+    (two-sided ``z·σ/√N``).
     """
+    from .sim.cli import par_figures
+
     sim_figures = sim.figures()
-    exact: dict[str, float] = {"rtp": par.rtp.value}
-    exact |= {name: f.value for name, f in par.components.items() if name in sim_figures}
-    exact |= {"hit_frequency": par.hit_frequency.value, "hit_frequency_bet": par.hit_frequency_bet.value}
-    for section in par.features:
-        for name, f in section.figures:
-            if name == "trigger probability" and "trigger_probability" in sim_figures:
-                exact["trigger_probability"] = f.value
+    figures = par_figures(par, tuple(getattr(sim, "features", ())))
+    order = ("rtp", *par.components, "hit_frequency", "hit_frequency_bet", "trigger_probability")
+    exact = {name: figures[name] for name in order if name in figures and name in sim_figures}
     checks = sim.checks(exact, sd=par.sd.value, level=level)
     return CrossCheck(checks, int(sim.spins), float(sim.seconds), level)
 

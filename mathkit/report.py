@@ -13,7 +13,7 @@ from typing import Any
 from .export.xlsx import write_par_xlsx
 from .figures import FeatureSection, Figure
 from .io import write_atomic
-from .par import ParSheet, RoundSheet
+from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, ParSheet, RoundSheet
 
 __all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic", "write_par"]
 
@@ -97,7 +97,16 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         "symbol_counts": {rs: {name: list(c) for name, c in rows} for rs, rows in par.symbol_counts.items()},
         "features": [_section(s) for s in par.features],
         "readings": [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in g.readings],
+        "hit_frequency_per_line": None,
+        "hit_frequency_definitions": {"hit_frequency": HIT_FREQUENCY_PER_SPIN,
+                                      "hit_frequency_per_line": HIT_FREQUENCY_PER_LINE},
+        "scatter_unit": g.scatter_unit,
+        "scatter_unit_credits": par.base.tables.scatter_credits,
     }
+    if par.hit_frequency_per_line is not None:
+        out["hit_frequency_per_line"] = par.hit_frequency_per_line.value
+        out["hit_frequency_per_line_exact"] = par.hit_frequency_per_line.exact_str()
+        out["provenance"]["hit_frequency_per_line"] = par.hit_frequency_per_line.method
     if isinstance(par, ParSheet):
         out.update({
             "sd": par.sd.value,
@@ -136,6 +145,9 @@ def par_to_text(par: RoundSheet) -> str:
     w += [line, f"PAR sheet — {g.name}", line]
     w.append(f"reel set {par.reels!r} · {g.pay_mode} · {par.lines} lines × {par.coins} coin(s) "
              f"= total bet {par.total_bet} credits · cycle {par.cycle:,}")
+    if g.scatter_pays:
+        unit = "line bet (coins per line)" if g.scatter_unit == "line_bet" else "total bet"
+        w.append(f"scatter pays × the {unit}: {par.base.tables.scatter_credits} credit(s) per unit at this bet")
     w.append("")
     w.append("RTP")
     for name, f in par.components.items():
@@ -150,16 +162,27 @@ def par_to_text(par: RoundSheet) -> str:
     if isinstance(par, ParSheet):
         _distribution_text(par, w)
     else:
-        w.append(f"Analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution need "
-                 "the round's distribution, which a feature of this game does not give yet")
+        w.append(f"Analysed to the round's {par.level}s: σ, the hit frequency per spin, max win and the win "
+                 "distribution need the round's distribution, which a feature of this game does not give yet")
+        w.append(_per_line_text(par))
         w.append("")
     _tables_text(par, w)
     return "\n".join(w) + "\n"
 
 
+def _per_line_text(par: RoundSheet) -> str:
+    f = par.hit_frequency_per_line
+    if f is None:
+        why = "a ways game has no lines" if par.game.pay_mode == "ways" else "a feature modifies the base spin"
+        return f"  hit frequency per line      not given ({why})"
+    return f"  hit frequency per line      {pct(f.value)}  ({one_in(f.value)})   [{f.method}]"
+
+
 def _distribution_text(par: ParSheet, w: list[str]) -> None:
     w.append("Volatility and hits")
-    w.append(f"  hit frequency (any win)     {pct(par.hit_frequency.value)}  ({one_in(par.hit_frequency.value)})")
+    w.append(f"  hit frequency per spin      {pct(par.hit_frequency.value)}  ({one_in(par.hit_frequency.value)})"
+             f"   [{par.hit_frequency.method}]")
+    w.append(_per_line_text(par))
     w.append(f"  hit frequency (win ≥ bet)   {pct(par.hit_frequency_bet.value)}  "
              f"({one_in(par.hit_frequency_bet.value)})")
     w.append(f"  σ per total bet             {par.sd.value:.4f}   [{par.sd.method}]")
@@ -173,6 +196,11 @@ def _distribution_text(par: ParSheet, w: list[str]) -> None:
                  f"{par.max_win.value:,.2f} × bet ({one_in(par.max_win_probability.value)})")
     for m, f in par.tails.items():
         w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({one_in(f.value)})")
+    w.append(f"  ({HIT_FREQUENCY_PER_SPIN}")
+    if par.hit_frequency_per_line is not None:
+        w.append(f"   {HIT_FREQUENCY_PER_LINE})")
+    else:
+        w[-1] += ")"
     if par.cap_probability is not None and par.cap is not None:
         w.append(f"  cap {par.cap.value:,.6g}× bet, P(cap)     {par.cap_probability.value:.6g}")
     if par.distribution.lost_mass:
@@ -197,6 +225,13 @@ def _tables_text(par: RoundSheet, w: list[str]) -> None:
         odds = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
         w.append(f"  {e.component:<9} {f'{e.count} × {e.entry}':<18} {e.pay:>8} {e.hits:>14,} "
                  f"{e.probability.value:>12.6g} {odds:>14} {pct(e.rtp.value, 4):>11}")
+    unit = "the line bet (coins per line)" if g.scatter_unit == "line_bet" else "the total bet"
+    w.append("  (pay: credits at this bet before multipliers; line hits count (outcome, line) pairs"
+             + (f"; scatter pays × {unit} = {par.base.tables.scatter_credits} credits)" if g.scatter_pays else ")"))
+    flat = [e.name for e in g.line_pays if e.flat]
+    mults = [f"{s.name} ×{s.multiplier}" for s in g.symbols if s.is_multiplier]
+    if mults:
+        w.append(f"  (multiplier symbols: {', '.join(mults)}; paid flat, never multiplied: {', '.join(flat) or 'none'})")
     for sec in (*par.features, *((par.sessions,) if par.sessions is not None else ())):
         w.append("")
         w.append(sec.name)
@@ -228,6 +263,7 @@ def par_to_csv(par: RoundSheet) -> str:
     out.writerow(["summary", "game", d["game"], "", ""])
     out.writerow(["summary", "reels", d["reels"], "", ""])
     out.writerow(["summary", "total_bet", d["total_bet"], "", ""])
+    out.writerow(["summary", "scatter_unit", d["scatter_unit"], d["scatter_unit_credits"], "declared"])
     out.writerow(["summary", "cycle", d["cycle"], d["cycle"], "exact"])
     out.writerow(["summary", "rtp", par.rtp.value, par.rtp.exact_str() or par.rtp.digits or "", par.rtp.method])
     for k, f in par.components.items():
@@ -236,6 +272,9 @@ def par_to_csv(par: RoundSheet) -> str:
         out.writerow(["summary", "sd", par.sd.value, "", par.sd.method])
         out.writerow(["summary", "hit_frequency", par.hit_frequency.value, par.hit_frequency.exact_str() or "",
                       par.hit_frequency.method])
+        if par.hit_frequency_per_line is not None:
+            f = par.hit_frequency_per_line
+            out.writerow(["summary", "hit_frequency_per_line", f.value, f.exact_str() or "", f.method])
         for k, f in par.volatility_index.items():
             out.writerow(["volatility_index", k, f.value, "", f.method])
         out.writerow(["summary", "max_win_x_bet", par.max_win.value, par.max_win.exact_str() or "", par.max_win.method])

@@ -269,7 +269,7 @@ def _scatters(t: PayTables, st: StopTables) -> list[EntryHits]:
             pay = int(t.scatter_pay[k, min(cnt, t.scatter_pay.shape[1] - 1)])
             if pay and w:
                 key = int(t.scatter_key[k, min(cnt, t.scatter_key.shape[1] - 1)])
-                out.append(EntryHits("scatter", t.names[s], key, w, pay * t.total_bet * w))
+                out.append(EntryHits("scatter", t.names[s], key, w, pay * t.scatter_credits * w))
     return _merge_rows(out)
 
 

@@ -22,7 +22,7 @@ Semantics
   model.
 * **One more credit** on a pay entry (:func:`pay_sensitivity`): the pay of
   ``count`` × ``entry`` goes up by one credit per coin (a per-coin list gets
-  ``coins[i]`` more at option ``i``); a scatter pay goes up by one total bet.
+  ``coins[i]`` more at option ``i``); a scatter pay goes up by one unit (a total bet, or a line bet).
   The exact difference can differ from the marginal figure ``hits × multiplier /
   (cycle × bet)`` only when the extra credit changes which combination a line
   pays (ties and "highest win only"); both are returned.
@@ -427,8 +427,8 @@ def pay_sensitivity(game: Game, reels: str | None = None) -> tuple[PaySensitivit
         values = pay_values(game, cell)
         hits, credits = per_cell.get((cell.kind, cell.entry, cell.count), (0, 0))
         marginal: Fraction | None = None
-        if cell.kind == "scatter":
-            marginal = Fraction(hits, comp.cycle)
+        if cell.kind == "scatter":  # one more unit: the total bet, or the line bet (scatter_unit)
+            marginal = Fraction(hits * game.scatter_credits(coins=coins), comp.cycle * comp.total_bet)
         elif values[0] > 0 and credits:
             pay_now = values[0] * coins if len(values) == 1 else values[0]
             marginal = Fraction(credits * coins, pay_now * comp.cycle * comp.total_bet)

@@ -43,9 +43,11 @@ class PayTables:
     key
         ``key[e, n]``: the paytable count that a run of ``n`` is paid as (0: none).
     own
-        ``own[e]``: the entry is a wild's own combination (wild multipliers do not apply).
+        ``own[e]``: the entry is paid flat: a wild's own combination, or an entry declared
+        ``flat`` (no multiplier of the symbols in its run applies).
     mult
-        ``mult[s]``: multiplier a wild applies when it substitutes (1 for other symbols).
+        ``mult[s]``: the factor symbol ``s`` applies to a run it is part of: a wild's
+        multiplier, a multiplier symbol's (1 for other symbols).
     scatter_ids, scatter_pay, scatter_key
         Every scatter symbol (paying or not, e.g. a feature trigger); ``scatter_pay[k, c]``: the
         multiple of the total bet for ``c`` of them; ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
@@ -53,6 +55,9 @@ class PayTables:
         ``lines[l, r]``: window row of line ``l`` on reel ``r`` (the lines played).
     total_bet
         Credits staked per spin.
+    scatter_credits
+        Credits one unit of ``scatter_pay`` is worth: the total bet, or the line bet when the
+        game pays scatters per line bet (:meth:`mathkit.game.Game.scatter_credits`).
     ways
         Whether the game pays ways rather than lines.
     """
@@ -70,6 +75,7 @@ class PayTables:
     lines: IntArray
     total_bet: int
     ways: bool
+    scatter_credits: int
 
     @property
     def n_symbols(self) -> int:
@@ -126,11 +132,11 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     n_lines, c = check_bet(game, lines, coins)  # the bounds contract: lines within the paylines, coins an option
     window = max(sum(rs.rows) for rs in game.reel_sets)
     rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels)
-    return _pay_tables(rules, window, n_lines, c)
+    return _pay_tables(rules, window, n_lines, c, game.scatter_credits(n_lines, c))
 
 
 @lru_cache(maxsize=64)
-def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> PayTables:
+def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatter_credits: int) -> PayTables:
     symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels = rules
     names = tuple(s.name for s in symbols)
     sid = {n: i for i, n in enumerate(names)}
@@ -150,6 +156,7 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
         if len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild:
             own[e] = True
         else:
+            own[e] = entry.flat
             for w in wilds:
                 if members & set(w.substitutes):
                     match[e, sid[w.name]] = True
@@ -157,8 +164,9 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
             pay[e, n] = entry.pay(n, c, coin_index)
             key[e, n] = max((k for k in entry.counts if k <= n), default=0)
     mult = np.ones(len(names), dtype=np.int64)
-    for w in wilds:
-        mult[sid[w.name]] = w.multiplier
+    for sym in symbols:  # wilds and multiplier symbols (1 elsewhere)
+        if sym.is_wild or sym.is_multiplier:
+            mult[sid[sym.name]] = sym.multiplier
     # every scatter symbol is counted (a trigger may have no pays of its own), in symbol order
     scatter_names = [s.name for s in symbols if s.is_scatter]
     pays_of = {sp.symbol: sp for sp in scatter_pays}
@@ -192,6 +200,7 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int) -> Pa
         lines=line_rows,
         total_bet=bet.total_bet(n_lines, c),
         ways=pay_mode == "ways",
+        scatter_credits=scatter_credits,
     )
 
 

@@ -34,6 +34,9 @@ def _check_symbols(game: Game) -> None:
         if any(ch.isspace() for ch in s.name) or not s.name:
             raise GameError(f"symbol name {s.name!r} contains white space", field=where,
                             fix="use names without spaces (strips are written space-separated)")
+        if s.multiplier < 1 or (s.multiplier != 1 and s.kind not in ("regular", "wild")):
+            raise GameError(f"a {s.kind} symbol with multiplier {s.multiplier}", field=f"{where}.multiplier",
+                            fix="a multiplier (an integer ≥ 1) belongs to a wild or a regular (multiplier) symbol")
         if not s.is_wild:
             continue
         for sub in s.substitutes:
@@ -133,6 +136,9 @@ def _check_pays(game: Game) -> None:
             raise GameError("pay entry declared twice", field=where, fix="merge the two entries")
         if mixed and game.pay_mode == "ways":
             raise GameError("mixed combinations are not supported in ways games", field=where)
+        if e.flat and game.pay_mode == "ways":
+            raise GameError("flat pays are not supported in ways games", field=f"{where}.flat",
+                            fix="remove flat: a ways pay is multiplied by its ways, multipliers included")
         if mixed and len(set(e.symbols)) != len(e.symbols):
             raise GameError("a symbol is listed twice", field=f"{where}.symbols")
         if mixed and len(e.symbols) < 2:
@@ -197,6 +203,10 @@ def _check_bet(game: Game) -> None:
                 raise GameError(f"option of {k} lines but only {n} paylines", field=f"bet.line_options[{i}]")
     if len(set(bet.coins)) != len(bet.coins):
         raise GameError("a coin option is listed twice", field="bet.coins")
+    if game.scatter_unit == "line_bet" and (bet.total is not None or game.pay_mode != "lines"):
+        what = "a ways game" if game.pay_mode != "lines" else "a game with a fixed total bet"
+        raise GameError(f"scatter pays per line bet in {what}", field="scatter_unit",
+                        fix='write scatter_unit = "total_bet": the game has no fixed bet per line')
     if bet.coin_value <= 0:
         raise GameError("coin value must be positive", field="bet.coin_value")
 

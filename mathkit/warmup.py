@@ -153,6 +153,11 @@ def _simulator() -> None:
     games += [load_game(GAMES / n) for n in ("dynasty_small.toml",) if (GAMES / n).exists()]
     for game in games:
         simulate(game, 20_000, seed=1, progress=False)
+    import numpy as np
+
+    from .sim.line_hits import sample_line_hits  # the sampled hit frequency per line of `mathkit simulate`
+
+    sample_line_hits(games[0], 1_000, rng=np.random.default_rng(1))
 
 
 def _growing() -> None:

@@ -12,14 +12,17 @@ The rules (as stated in :mod:`mathkit.evaluate`)
   itself, a member of a mixed group, or a wild that substitutes for one of
   the entry's symbols.
 * The run pays the entry's pay for the largest declared count not above the
-  run, times the product of the multipliers of the wilds in the run; a wild's
-  own combination is never multiplied.
+  run, times the product of the multipliers of the symbols in the run: a wild's
+  multiplier, or a multiplier symbol's (a regular symbol with a multiplier: it
+  counts only as itself, in its own entry and the mixed groups listing it); a
+  wild's own combination, and an entry declared flat, are never multiplied.
 * Only the highest win of a line is paid; ties go to the entry listed first.
 * Ways: for each entry, the ways are the product, over consecutive reels from
   reel 1, of the number of window positions counting towards it (a wild with
   multiplier m counts as m positions); every entry pays independently.
 * A scatter counts anywhere in the window and pays, for the largest declared
-  count not above the count shown, that multiple of the total bet.
+  count not above the count shown, that multiple of the total bet — or of the
+  line bet (the coins per line) when the game says ``scatter_unit = "line_bet"``.
 
 Hit keys are ``(component, entry name, paytable count)`` where the paytable
 count is the largest declared count not above the run (or the number of
@@ -40,7 +43,7 @@ from typing import Any
 
 from mathkit.game import Game, PayEntry
 
-__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "digit_value"]
+__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "digit_value", "scatter_bet"]
 
 HitKey = tuple[str, str, int]
 
@@ -62,6 +65,10 @@ class BruteResult:
         the order of ``game.scatter_pays``.
     entries
         ``{(component, entry, paytable count): (hits, credits)}`` for paying combinations.
+    paid_lines
+        Weight of every (outcome, line) pair whose line pays (0 for ways games).
+    lines
+        Lines played (0 for ways games).
     """
 
     cycle: int
@@ -69,6 +76,12 @@ class BruteResult:
     distribution: dict[int, int]
     joint: dict[tuple[int, tuple[int, ...]], int]
     entries: dict[HitKey, tuple[int, int]]
+    paid_lines: int = 0
+    lines: int = 0
+
+    def hit_frequency_per_line(self) -> Fraction:
+        """P(a line pays), averaged over the lines played: paid (outcome, line) pairs / (cycle × lines)."""
+        return Fraction(self.paid_lines, self.cycle * self.lines)
 
     def credits(self, component: str | None = None) -> int:
         return sum(c for (comp, _, _), (_, c) in self.entries.items() if component in (None, comp))
@@ -81,6 +94,13 @@ class BruteResult:
         mean = Fraction(sum(w * n for w, n in self.distribution.items()), self.cycle)
         second = Fraction(sum(w * w * n for w, n in self.distribution.items()), self.cycle)
         return second - mean * mean
+
+
+def scatter_bet(game: Game, lines: int, coins: int) -> int:
+    """Credits one unit of scatter pay is worth: the line bet (the coins on one line) or the total bet."""
+    if game.scatter_unit == "line_bet":
+        return coins
+    return game.bet.total_bet(lines, coins)
 
 
 def _largest_declared(counts: list[int], n: int) -> int:
@@ -100,12 +120,17 @@ class _Rules:
         self.coins = coins
         self.coin_index = game.bet.coins.index(coins)
         self.kind = {s.name: s.kind for s in game.symbols}
-        self.multiplier = {s.name: (s.multiplier if s.kind == "wild" else 1) for s in game.symbols}
+        # wilds and multiplier symbols (regular symbols with a factor) multiply; scatters and bonus never
+        self.multiplier = {s.name: (s.multiplier if s.kind in ("wild", "regular") else 1) for s in game.symbols}
         self.substitutes = {s.name: set(s.substitutes) for s in game.symbols if s.kind == "wild"}
 
     def is_own(self, entry: PayEntry) -> bool:
         """The entry is a wild's own combination."""
         return len(entry.symbols) == 1 and self.kind[entry.symbols[0]] == "wild"
+
+    def is_flat(self, entry: PayEntry) -> bool:
+        """The entry is paid without multipliers: a wild's own combination, or declared flat."""
+        return entry.flat or self.is_own(entry)
 
     def counts_towards(self, entry: PayEntry, name: str) -> bool:
         if name in entry.symbols:
@@ -140,7 +165,7 @@ class _Rules:
                 run += 1
                 mult *= self.multiplier[name]
             win = self.pay(entry, run)
-            if not self.is_own(entry):
+            if not self.is_flat(entry):
                 win *= mult
             if win > best_win:
                 best_win, best_entry, best_run = win, entry, run
@@ -176,6 +201,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
     coin = game.bet.coins[0] if coins is None else coins
     n_lines = game.bet.lines if lines is None else lines
     total_bet = game.bet.total_bet(n_lines, coin)  # lines × coins, or the fixed total × coins
+    scatter_unit = scatter_bet(game, n_lines, coin)
     rules = _Rules(game, coin)
     paylines = game.paylines[:n_lines] if game.pay_mode == "lines" else ()
     component = game.pay_mode
@@ -195,6 +221,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
     distribution: dict[int, int] = defaultdict(int)
     joint: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
     hits: dict[HitKey, list[int]] = defaultdict(lambda: [0, 0])
+    paid_lines = 0
 
     for combo in product(*reel_stops):
         weight = 1
@@ -216,6 +243,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
                     hits[key][0] += weight
                     hits[key][1] += win * weight
                     line_total += win
+                    paid_lines += weight
         else:
             for win, entry, run in rules.ways(window):
                 key = (component, entry.name, _largest_declared(list(entry.counts), run))
@@ -228,7 +256,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
         for sp in game.scatter_pays:
             count = sum(1 for column in window for name in column if name == sp.symbol)
             shown.append(count)
-            win = sp.pay(count) * total_bet
+            win = sp.pay(count) * scatter_unit
             if win > 0:
                 key = ("scatter", sp.symbol, _largest_declared([k for k, _ in sp.pays], count))
                 hits[key][0] += weight
@@ -244,6 +272,8 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
         distribution=dict(distribution),
         joint=dict(joint),
         entries={k: (h, c) for k, (h, c) in hits.items()},
+        paid_lines=paid_lines,
+        lines=len(paylines),
     )
 
 
@@ -306,6 +336,7 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
     coin = game.bet.coins[0] if coins is None else coins
     n_lines = (game.bet.lines if lines is None else lines) if model.lines is None else model.lines
     total_bet = game.bet.total_bet(n_lines, coin)
+    scatter_unit = scatter_bet(game, n_lines, coin)
     rules = _Rules(game, coin)
     paylines = game.paylines[:n_lines] if game.pay_mode == "lines" else ()
     names = {s.name for s in game.symbols}
@@ -362,7 +393,7 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
         scatter_total = 0
         for k, sp in enumerate(game.scatter_pays):
             count = sum(stop[4][k] for stop in combo)
-            scatter_total += sp.pay(count) * total_bet * model.scatter_multiplier
+            scatter_total += sp.pay(count) * scatter_unit * model.scatter_multiplier
         total = line_total + scatter_total
         credits[game.pay_mode] += line_total * weight
         credits["scatter"] += scatter_total * weight

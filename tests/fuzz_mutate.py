@@ -31,7 +31,7 @@ GAMES = ROOT / "data" / "games"
 SMALL_GAMES = Path(__file__).resolve().parent / "fuzz_games"
 """Small games written for the fuzz: lines with a multiplying wild, a mixed group, weights and a per-option top
 award; ways; free spins with retriggers, a cap and a gamble; free spins with a spin limit and a one-coin
-per-option list; variable heights; hold and re-spin."""
+per-option list; variable heights; hold and re-spin; multiplier symbols with a flat entry and line-bet scatters."""
 SMALL = frozenset(p.stem for p in SMALL_GAMES.glob("*.toml"))
 
 
@@ -44,7 +44,7 @@ def corpus() -> dict[str, str]:
 # Shipped games are larger: they are picked less often (weights per base).
 WEIGHTS = {"small_lines": 12, "small_ways": 8, "small_free": 12, "small_limited": 8, "small_heights": 5,
            "small_hold": 2, "classic_3reel": 6, "sizzling_hot": 4, "benchmark_5x3": 2, "dynasty_small": 4, "dynasty": 1,
-           "three_scatter_5x3": 1}
+           "three_scatter_5x3": 1, "small_classic": 6}
 # heights_3to7 and hold_respin_5x3 are left out (their PAR sheets take 10-30 s of CPU); small_heights and small_hold
 # play their blocks.
 CLI_BASES = frozenset(SMALL) | {"classic_3reel", "sizzling_hot"}

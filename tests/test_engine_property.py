@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from brute import BruteResult, brute_force
+from brute import BruteResult, brute_force, scatter_bet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,11 +64,11 @@ def engine_joint(game: Game, reels: str | None = None, *, lines: int | None = No
 
 
 def total_distribution(game: Game, joint: dict[tuple[int, tuple[int, ...]], int],
-                       total_bet: int) -> dict[int, int]:
-    """Distribution of the total win: line win plus every scatter's pay × total bet."""
+                       scatter_unit: int) -> dict[int, int]:
+    """Distribution of the total win: line win plus every scatter's pay × its unit (total or line bet, in credits)."""
     out: dict[int, int] = defaultdict(int)
     for (line_win, counts), n in joint.items():
-        scatter = sum(sp.pay(c) for sp, c in zip(game.scatter_pays, counts, strict=True)) * total_bet
+        scatter = sum(sp.pay(c) for sp, c in zip(game.scatter_pays, counts, strict=True)) * scatter_unit
         out[line_win + scatter] += n
     return dict(out)
 
@@ -100,7 +100,8 @@ def assert_distribution_matches(game: Game, brute: BruteResult, *, lines: int | 
     joint, cycle = engine_joint(game, lines=lines, coins=coins)
     assert cycle == brute.cycle
     assert positive(joint) == brute.joint
-    dist = total_distribution(game, joint, brute.total_bet)
+    n_lines = game.bet.lines if lines is None else lines
+    dist = total_distribution(game, joint, scatter_bet(game, n_lines, game.bet.coins[0] if coins is None else coins))
     assert positive(dist) == brute.distribution
     assert variance(dist) == brute.variance()
     mean = Fraction(sum(w * n for w, n in dist.items()), cycle * brute.total_bet)
@@ -343,6 +344,17 @@ def pays_table(draw: st.DrawFn, max_count: int,
 
 
 @st.composite
+def lines_and_bet(draw: st.DrawFn, mode: str, rows: tuple[int, ...], coins: tuple[int, ...],
+                  max_lines: int) -> tuple[tuple[tuple[int, ...], ...], Bet]:
+    """Paylines (lines games: 1 to ``max_lines`` distinct ones) and the bet (all lines; ways: a multiplier 1-10)."""
+    if mode == "lines":
+        line_rows = st.tuples(*(st.integers(0, h - 1) for h in rows))
+        paylines = tuple(draw(st.lists(line_rows, min_size=1, max_size=max_lines, unique=True)))
+        return paylines, Bet(len(paylines), coins=coins)
+    return (), Bet(draw(st.integers(1, 10)), coins=coins)
+
+
+@st.composite
 def games(draw: st.DrawFn, mode: str) -> Game:
     """A random small valid game in ``mode`` ("lines" or "ways")."""
     n_reels = draw(st.integers(3, 5))
@@ -396,13 +408,7 @@ def games(draw: st.DrawFn, mode: str) -> Game:
     if draw(st.booleans()):
         weights = tuple(tuple(draw(st.integers(1, 4)) for _ in range(length)) for length in lengths)
 
-    if mode == "lines":
-        line_rows = st.tuples(*(st.integers(0, rows[r] - 1) for r in range(n_reels)))
-        paylines = tuple(draw(st.lists(line_rows, min_size=1, max_size=8, unique=True)))
-        bet = Bet(len(paylines), coins=coins)
-    else:
-        paylines = ()
-        bet = Bet(draw(st.integers(1, 10)), coins=coins)
+    paylines, bet = draw(lines_and_bet(mode, rows, coins, 8))
 
     game = Game(
         name="random",

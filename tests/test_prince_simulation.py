@@ -5,8 +5,9 @@ stops, cash stacks, jackpot reveals and growing free games round by round.  Each
 exact or Markov figure (every RTP component, the free games' trigger probability,
 mean length and the height of their last game, how often the cash stacks play)
 must lie in the 99% normal interval of its sample mean.  The product's simulator
-(:mod:`mathkit.simulate`) does not play these blocks yet and refuses the game
-(``tests/test_simulate.py``); this oracle checks the maths meanwhile.
+(:mod:`mathkit.simulate`, the generic driver) is checked against the same figures in
+``tests/test_simulate.py`` and replayed round by round in ``tests/test_simulate_prince.py``;
+this oracle shares neither its code nor its streams.
 """
 
 from __future__ import annotations

@@ -119,11 +119,14 @@ def _pay_map(g: Game) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for e in g.line_pays:
         label = e.name if e.symbols == (e.name,) else f"{e.name} ({'/'.join(e.symbols)})"
+        if e.flat:
+            label += ", flat"
         for k, v in e.pays:
             out[f"{k} × {label}"] = list(v) if e.is_per_option(k) else v[0]
     for sp in g.scatter_pays:
         for k, sv in sp.pays:
-            out[f"{k} × {sp.symbol} (scatter, × bet)"] = sv
+            unit = "line bet" if g.scatter_unit == "line_bet" else "bet"
+            out[f"{k} × {sp.symbol} (scatter, × {unit})"] = sv
     return out
 
 
@@ -147,6 +150,8 @@ def _feature_map(g: Game) -> dict[str, Any]:
 
 
 def _symbol_text(s: Symbol) -> str:
+    if s.is_multiplier:
+        return f"multiplier symbol ×{s.multiplier}"
     if not s.is_wild:
         return s.kind
     reels = f" on reels {list(s.reels)}" if s.reels else ""

@@ -59,6 +59,8 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         ["lines played", par.lines, "", ""],
         ["coins per line", par.coins, "", ""],
         ["total bet (credits)", par.total_bet, "", ""],
+        ["scatter pays ×", "line bet" if g.scatter_unit == "line_bet" else "total bet",
+         par.base.tables.scatter_credits, "credits per unit"],
         ["cycle", _cell(par.cycle), str(par.cycle), "exact"],
         _fig_row("RTP", par.rtp),
     ]
@@ -70,7 +72,7 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
                      "" if delta is None else _frac(100 * delta), par.rtp.method])
     if isinstance(par, ParSheet):
         rows += [
-            _fig_row("hit frequency (any win)", par.hit_frequency),
+            _fig_row("hit frequency per spin (plays that pay / plays)", par.hit_frequency),
             _fig_row("hit frequency (win ≥ bet)", par.hit_frequency_bet),
             _fig_row("σ per total bet", par.sd),
         ]
@@ -80,6 +82,9 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
     else:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
                      "need the round's distribution, which a feature of this game does not give yet", "", "", ""])
+    if par.hit_frequency_per_line is not None:
+        rows.append(_fig_row("hit frequency per line (line hits / (cycle × lines), base spin)",
+                             par.hit_frequency_per_line))
     if par.cap is not None:
         rows.append(["cap (× bet)", par.cap.value, par.cap.exact_str() or "", "declared"])
         if par.cap_probability is not None:

@@ -39,6 +39,7 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, fraction, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
+from ..play import CellSum, Const, Count, EverySpin, Pay, Product, Stacks, Stake, Test
 from ..stage import CountOf, Digit, SpinModel
 from .base import Block, Context, FeatureStats, MaxWin, modified
 
@@ -265,6 +266,27 @@ class CashStacks(Block):
 
     def max_win(self, ctx: Context) -> MaxWin:
         return MaxWin(True, 0, f"{self.name}: paid within the spin (its bound includes the cash)")
+
+    # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(("activators", "reels", "prizes", "skip", "chain"))
+
+    def sim_table(self, game: Game, stake: Stake) -> EverySpin:
+        """In every spin showing an activator and a PRIZE: the stacks' chain values, stepping by the activators' sum.
+
+        The rule played cell by cell (:class:`~mathkit.play.Stacks`): from the bottom of each
+        stack, every eligible PRIZE gets the value of the one below plus ``A`` (in units of
+        ``1/scale`` of the bet); the ``skip``-marked ones get nothing and pass it on or restart it.
+        (``reels`` is the strips' rule, checked when the game loads: activators show nowhere else.)
+        """
+        scale = self.scale()
+        if stake.total_bet % scale:
+            msg = (f"{self.name}: activator values in units of 1/{scale} of a total bet of {stake.total_bet} credits "
+                   "are not whole credits")
+            raise ModelError(msg)
+        a = CellSum(tuple((s, int(v * scale)) for s, v in self.activators))
+        cash = Stacks(self.prizes, tuple(sorted(self.skipped(game))), a, restart=self.chain == "restart")
+        return EverySpin(trigger=(Test(Count(self.names), ">", 0), Test(Count(self.prizes), ">", 0)),
+                         actions=(Pay(Product(cash, Const(stake.total_bet // scale)), unit="credits"),))
 
     # --- the PAR sheet ------------------------------------------------------------------
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:

@@ -38,6 +38,7 @@ from ..fields import check_keys, count_key, count_table, fraction, string
 from ..figures import FeatureSection, Figure, Method, weakest
 from ..freespins.growing import ChainFigures, GrowingChain, HeightGame
 from ..game import Game, Role, at_most
+from ..play import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import Branch, Digit, Entry, Level, Number, PlayLaw, SpinModel, SpinPlay, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination, modified
 
@@ -228,6 +229,33 @@ class FreeGames(Block):
                 comps[key] = comps.get(key, Fraction(0)) + visits * v
         dist = self.distributions(ctx)[(n, h)] if level == "distribution" else None
         return StageLaw({(): Branch(Fraction(1), fig.mean, fig.m2, dist, None)}, comps, method, level)
+
+    # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(KEYS)
+
+    def sim_table(self, game: Game, stake: Stake) -> Sequence:
+        """Games left and the height as registers; each game a spin played as the base game plays one, then growth.
+
+        The spins are one per height the window can have (its strips' rows, or where the growth
+        takes it); a height the rules give no lines for stops the run if it is ever played.
+        """
+        count = Count((self.trigger,))
+        award = Lookup(tuple(self.award(c) for c in range(max(k for k, _ in self.awards) + 1)), count)
+        top = max([*game.reel_set(self.reels).rows, *(h + 1 for h, p in self.grow if p)])
+        spins = tuple(Spin(self.reels, rows=h, as_base=True) for h in range(1, top + 1))
+        laws = tuple(Law((0,), (1,)) if not self.p_grow(h) else
+                     Law((0, 1), (self.p_grow(h).denominator - self.p_grow(h).numerator, self.p_grow(h).numerator))
+                     for h in range(top + 1))
+        actions: tuple[Add | Grant, ...] = (Add("left", Const(-1)),)
+        if self.retriggers:
+            more = Lookup(tuple(self.added({self.trigger: c}) for c in range(max(k for k, _ in self.retriggers) + 1)),
+                          count)
+            actions += (Grant("left", more, total="awarded", tally="retriggers"),)
+        actions += (Add("height", Random(laws, key=Reg("height"))),)
+        game_ = Stage("game", spins=spins, pick=Lookup(tuple(max(h - 1, 0) for h in range(top + 1)), Reg("height")),
+                      actions=actions, then=(Goto("game", when=(Test(Reg("left"), ">", 0),)),))
+        return Sequence(registers=("left", "awarded", "height"), trigger=(Test(award, ">", 0),),
+                        entry=(Set("left", award), Set("awarded", award), Set("height", Rows())), stages=(game_,))
 
     # --- checks -------------------------------------------------------------------------
     def added_law(self, ctx: Context, height: int) -> dict[int, Fraction]:

@@ -159,8 +159,16 @@ class VariableHeights(Block):
     sim_reads: ClassVar[frozenset[str] | None] = frozenset(("heights", "lines_per_row"))
 
     def sim_table(self, game: Game, stake: Stake) -> Variants:
-        """One base variant per height, drawn by its weight: ``h`` rows, the first ``lines_per_row · h`` lines."""
-        return Variants(tuple(Variant(w, rows=h, lines=self.lines(h)) for h, w in self.heights if w > 0))
+        """One base variant per height, drawn by its weight: ``h`` rows, the first ``lines_per_row · h`` lines.
+
+        A spin whose height a feature holds plays the lines of its height (``held``), at every
+        height whose lines fit its window.
+        """
+        tallest = max(max(rs.rows) for rs in game.reel_sets)
+        held = tuple((h, self.lines(h)) for h in range(1, tallest + 1)
+                     if self.lines(h) <= len(game.paylines)
+                     and all(row < h for line in game.paylines[: self.lines(h)] for row in line))
+        return Variants(tuple(Variant(w, rows=h, lines=self.lines(h)) for h, w in self.heights if w > 0), held)
 
 
 def _whole(digits: Mapping[str, int]) -> None:

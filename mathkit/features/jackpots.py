@@ -32,6 +32,7 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
+from ..play import Const, Count, Law, Pay, Random, Reg, Repeat, Sequence, Set, Stake, Test
 from ..stage import Branch, CountOf, Digit, Entry, Level, Number, PlayLaw, SpinModel, StageLaw
 from .base import Block, Context, FeatureStats, Finding, MaxWin, RoundContext, modified
 
@@ -175,6 +176,18 @@ class Jackpots(Block):
         top = max(v for n, v in self.prizes if dict(self.reveal)[n])
         return MaxWin(True, k * top * ctx.total_bet,
                       f"{self.name}: at most {k} marks in a window, each at most {top}× bet")
+
+    # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(("requires", "prizes", "reveal", "mark"))
+
+    def sim_table(self, game: Game, stake: Stake) -> Sequence:
+        """Played by its entry: each marked symbol showing draws one jackpot by the reveal weights and pays it."""
+        marks = Count(self.marked(game))
+        trigger = (Test(marks, ">", 0), *((Test(Count(self.requires), ">", 0),) if self.requires else ()))
+        law = Law(tuple(range(len(self.reveal))), tuple(w for _, w in self.reveal))
+        pays = tuple(Pay(Const(v), label=n, when=(Test(Reg("drawn"), "==", i),)) for i, (n, v) in enumerate(self.prizes))
+        return Sequence(registers=("drawn",), trigger=trigger, stages=(),
+                        entry=(Repeat(marks, (Set("drawn", Random((law,))), *pays)),))
 
     # --- the PAR sheet and the checks ----------------------------------------------------
     def hits(self, stats: FeatureStats, jackpot: str) -> Number:

@@ -123,8 +123,8 @@ class Engine:
     def _content_of(self, reels: str) -> tuple[Any, ...]:
         if reels not in self._content:
             g = self._game
-            self._content[reels] = (g.symbols, g.line_pays, g.scatter_pays, g.paylines, g.bet, g.pay_mode,
-                                    g.reel_set(reels), self._lines, self._coins, tuple(sorted(self._digits.items())))
+            self._content[reels] = (g.symbols, g.line_pays, g.scatter_pays, g.scatter_unit, g.paylines, g.bet,
+                                    g.pay_mode, g.reel_set(reels), self._lines, self._coins, tuple(sorted(self._digits.items())))
         return self._content[reels]
 
     def _hash_of(self, content: tuple[Any, ...]) -> int:
@@ -323,7 +323,7 @@ class Engine:
                 scatter = np.zeros(len(jc.codes), dtype=np.int64)
                 for k, s in enumerate(t.scatter_ids):
                     scatter += t.scatter_pay[k, np.minimum(jc.digit(t.names[s]), t.scatter_pay.shape[1] - 1)]
-                wins = wins + scatter * t.total_bet * model.scatter_multiplier
+                wins = wins + scatter * t.scatter_credits * model.scatter_multiplier
             values = {d: jc.digit(d) for d in jc.digits}
             values.update({d: np.full(len(jc.counts), c, dtype=np.int64) for d, c in fixed.items()})
             return JointLaw(wins, values, jc.counts, jc.cycle, self._total_bet)

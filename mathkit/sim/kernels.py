@@ -94,7 +94,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     first, nchild, row, cnt, depth, entry_t, opened, trans, nxt = M[8], M[9], M[10], M[11], M[12], M[13], M[14], \
         M[15], M[16]
     read = M[18]
-    code, tab, symset, symcode, feat, var, _, ptab, sym = P
+    code, tab, symset, symcode, feat, var, _, ptab, sym, comp, cmap = P
     match, pay, mult = L
     R, vals, queue, cw, W, LW, LW3, zst, stack_r, stack_s, stack, fm, fs, window = S[:14]
     free_buf, fpos, free_gen = F
@@ -103,7 +103,6 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     cap = par[K.P_CAP]
     height = par[K.P_HEIGHT]
     n_feat = par[K.P_FEATURES]
-    reads_window = par[K.P_WINDOW] != 0
     spins = S[14]  # row 0: the base spin's stops, row 1: the feature spin's
     n_reels = spins.shape[1]
     last = n_reels - 1
@@ -121,9 +120,12 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
         line = other = spin_w = 0
         want = 0  # whose lines are valued next: 0 the base spin (done), 1 a feature spin, 2 the base spin again
         in_window = False  # value the window W (forced cells), not the stops
+        w_ready = False  # W holds the current window
         pc = -1
         phase = cur = jj = -1
         qn = qi = steps = nf = opt = flags = 0
+        nest_ret = nj = -1  # inside an as_base spin: where its program goes on, the feature whose entry runs
+        nctx = nflags = 0  # the context of pay parts (0: the top of the round, 1 + j: in feature j's spin)
         while True:
             # --- the lines of the current spin (the base spin's are valued by the caller)
             if want == 0:
@@ -174,10 +176,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                 pt = ptab[c]
                 R[:] = 0
                 cw[:] = 0
-                if reads_window:
-                    for r in range(n_reels):
-                        for q in range(rows[k, r]):
-                            W[r, q] = ocols[k, r, spins[at, r], q]
+                w_ready = False  # the window W is filled when an instruction first reads it
                 pc = var[v, 1]  # a slow variant's program first, else the features' entries
                 phase = 0 if pc >= 0 else 1
                 flags = pt & 0xFFFF
@@ -189,12 +188,23 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
             # --- the round's program, up to the next spin to value or the end of the round
             done = False
             while True:
+                if pc < 0 and nest_ret >= 0:  # inside an as_base spin: the next feature it starts, then back
+                    nj += 1
+                    while nj < n_feat and (nflags >> nj) & 1 == 0:
+                        nj += 1
+                    if nj < n_feat:
+                        pc = feat[nj, 0]
+                    else:
+                        pc = nest_ret
+                        nest_ret = -1
+                        nctx = 0
+                    continue
                 if pc < 0:  # a program is over: the next one
                     if phase == 0:  # the slow variant's: its window may start other features
                         phase = 1
                         flags = ptab[c] & 0xFFFF
                     if phase == 1:
-                        if jj >= 0:  # the entry of feature jj ran: queue it
+                        if jj >= 0 and feat[jj, 5] == 0:  # the entry of feature jj ran: queue it
                             if qn < K.QUEUE:
                                 queue[qn] = jj
                                 qn += 1
@@ -205,7 +215,8 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                             jj += 1
                         if jj < n_feat:
                             cur = jj
-                            acc[feat[jj, 3]] += 1
+                            if feat[jj, 5] == 0:
+                                acc[feat[jj, 3]] += 1
                             pc = feat[jj, 0]
                             continue
                         phase = 2
@@ -233,6 +244,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     elif op == K.V_DIGIT:
                         x = (c // ib) % ic
                     elif op == K.V_CELLS:
+                        if not w_ready:
+                            for r in range(n_reels):
+                                for q in range(rows[k, r]):
+                                    W[r, q] = ocols[k, r, spins[at, r], q]
+                            w_ready = True
                         x = 0
                         for r in range(n_reels):
                             for q in range(rows[k, r]):
@@ -250,7 +266,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     elif op == K.V_RANDOM:
                         j = 0
                         if ib >= 0:
-                            j = vals[ib]
+                            j = R[ib] if ie != 0 else vals[ib]
                             j = 0 if j < 0 else (idd - 1 if j >= idd else j)
                         off = tab[ic + j]
                         n = tab[off]
@@ -286,9 +302,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                 elif op == K.S_SETI:
                     R[a] = ib
                 elif op == K.X_PAYSPINK:
-                    x = spin_w * a + (ptab[c] >> 16) * ib
-                    cw[cur] += x
-                    other += x
+                    x = spin_w * a
+                    y = (ptab[c] >> 16) * ib
+                    cw[ic] += x
+                    cw[idd] += y
+                    other += x + y
                 elif op == K.C_JF:
                     y = vals[a]
                     if not ((ib == K.T_EQ and y == ic) or (ib == K.T_NE and y != ic) or (ib == K.T_LT and y < ic)
@@ -306,6 +324,14 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         break
                 elif op == K.C_GOTO:
                     pc = a
+                elif op == K.C_JTR:
+                    y = R[a]
+                    if ((ib == K.T_EQ and y == ic) or (ib == K.T_NE and y != ic) or (ib == K.T_LT and y < ic)
+                            or (ib == K.T_LE and y <= ic) or (ib == K.T_GT and y > ic) or (ib == K.T_GE and y >= ic)):
+                        pc = idd
+                elif op == K.C_SWITCH:
+                    j = vals[a]
+                    pc = tab[ib + (0 if j < 0 else (ic - 1 if j >= ic else j))]
                 elif op == K.C_END:
                     pc = -1
                 elif op == K.S_SET:
@@ -323,7 +349,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                             acc[ie] += 1
                 elif op == K.S_PAY:
                     x = vals[a] * ib
-                    cw[cur] += x
+                    cw[cmap[nctx, ic]] += x
                     other += x
                 elif op == K.S_START:
                     if qn < K.QUEUE:
@@ -338,8 +364,18 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     fm[nf] = vals[a]
                     fs[nf] = ib
                     nf += 1
-                elif op in (K.X_SPIN, K.X_REBASE, K.X_SHOW):
+                elif op in (K.X_SPIN, K.X_REBASE, K.X_SPINT, K.X_SHOW):
+                    if op == K.X_SPINT:  # the model from a table keyed by the pick
+                        j = R[a] if idd != 0 else vals[a]
+                        j = 0 if j < 0 else (ic - 1 if j >= ic else j)
+                        a = tab[ib + j]
+                        ib = tab[ib + ic + j]
+                        op = K.X_SPIN
                     if op == K.X_SPIN:  # the stops, from the feature stream, and the window shown
+                        if a < 0:  # a height no rule gives lines for
+                            acc[K.A_OVERFLOW] = 5
+                            done = True
+                            break
                         k = a
                         opt = ib
                         if free_n - free_h < need:
@@ -351,13 +387,15 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         c = ws & _LOW24
                         e = entry_t[k, (ws >> 24) & _LOW20]  # (the remainder table is for base spins: see models.py)
                         acc[feat[cur, 4]] += 1
-                        if reads_window:
-                            for r in range(n_reels):
-                                for q in range(rows[k, r]):
-                                    W[r, q] = ocols[k, r, spins[at, r], q]
+                        w_ready = False
                         want = 1
                     elif op == K.X_REBASE:
                         want = 2
+                    if nf > 0 and not w_ready:  # the window shown, for the forced cells to change
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                W[r, q] = ocols[k, r, spins[at, r], q]
+                        w_ready = True
                     forced = 0
                     for f in range(nf):  # the forced cells, bit reel·height + row
                         m = fm[f]
@@ -380,16 +418,16 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         for r in range(n_reels):
                             for q in range(rows[k, r]):
                                 c += symcode[W[r, q]]
-                        if op == K.X_REBASE or (op == K.X_SPIN and ic == 0):
+                        if op != K.X_SHOW:  # (a shown symbol changes what is observed, not a spin's pay)
                             in_window = True
-                    if op == K.X_SPIN and ic != 0:  # its lines pay nothing (re-spins): no walk
-                        spin_w = 0
-                    elif (forced != 0 and op != K.X_SHOW) or op == K.X_SPIN:
+                    if (forced != 0 and op != K.X_SHOW) or op == K.X_SPIN:
                         break  # value the lines, then go on
                 elif op == K.X_PAYSPIN:
-                    x = spin_w * vals[a] + (ptab[c] >> 16) * vals[ib]
-                    cw[cur] += x
-                    other += x
+                    x = spin_w * vals[a]
+                    y = (ptab[c] >> 16) * vals[ib]
+                    cw[ic] += x
+                    cw[idd] += y
+                    other += x + y
                 elif op == K.V_PICK:  # vals[ic] distinct cells of vals[ib], one after another
                     y = vals[ib]
                     x = 0
@@ -411,6 +449,45 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         x |= low
                         y ^= low
                     vals[a] = x
+                elif op in (K.V_STACKS, K.V_CELLSUM):
+                    if not w_ready:
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                W[r, q] = ocols[k, r, spins[at, r], q]
+                        w_ready = True
+                    if op == K.V_CELLSUM:
+                        x = 0
+                        for r in range(n_reels):
+                            for q in range(rows[k, r]):
+                                x += tab[ib + W[r, q]]
+                        vals[a] = x
+                        continue
+                    step = vals[ie]  # each stack from its bottom: step more than the cell below
+                    x = 0
+                    for r in range(n_reels):
+                        y = 0
+                        for q in range(rows[k, r] - 1, -1, -1):
+                            s = W[r, q]
+                            if symset[ib, s] == 0:
+                                y = 0
+                            elif symset[ic, s] != 0:
+                                if idd != 0:
+                                    y = 0
+                            else:
+                                y += step
+                                x += y
+                    vals[a] = x
+                elif op == K.V_PRODUCT:
+                    vals[a] = vals[ib] * vals[ic]
+                elif op == K.V_ROWS:
+                    vals[a] = rows[k, 0]
+                elif op == K.X_NEST:  # the features this spin starts, played inside it by their entries
+                    nflags = (ptab[c] & 0xFFFF) & ~(1 << a)
+                    if nflags != 0:
+                        nest_ret = pc
+                        nctx = a + 1
+                        nj = -1
+                        pc = -1
                 elif op == K.X_LABEL:
                     for slot, y in ((a, line_b), (ib, scat_b)):
                         if y != 0:
@@ -421,11 +498,11 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
             if done:
                 break
         ftot = 0  # the features' sums
-        for j in range(n_feat):
+        for j in range(comp.shape[0]):
             y = cw[j]
             if y != 0:
-                acc[feat[j, 2]] += y
-                square(acc, feat[j, 2] + 1, y)
+                acc[comp[j]] += y
+                square(acc, comp[j] + 1, y)
                 ftot += y
         if ftot != 0:
             acc[K.A_FREE] += ftot
@@ -470,7 +547,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
     record = wins.shape[0] > 0
     # the round program's registers, value slots, queue, feature wins, window, forced cells (rounds.py)
     S = (np.zeros(max(par[K.P_REGS], 1), dtype=np.int64), np.zeros(max(par[K.P_VALS], 1), dtype=np.int64),
-         np.zeros(K.QUEUE, dtype=np.int64), np.zeros(max(par[K.P_FEATURES], 1), dtype=np.int64),
+         np.zeros(K.QUEUE, dtype=np.int64), np.zeros(P[9].shape[0], dtype=np.int64),
          np.zeros((n_reels, height), dtype=np.int64), np.zeros((n_reels, height), dtype=np.int64),
          np.zeros((n_reels, 1, height), dtype=np.int64), np.zeros(n_reels, dtype=np.int64),
          np.empty(first.shape[1] + 1, dtype=np.int64), np.empty(first.shape[1] + 1, dtype=np.int64),

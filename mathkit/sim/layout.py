@@ -73,7 +73,7 @@ V_DIGIT = 2  # vals[a] = (code // b) % c
 V_CELLS = 3  # vals[a] = mask of the cells showing symbol set b
 V_BITS = 4  # vals[a] = popcount(vals[b])
 V_LOOKUP = 5  # vals[a] = tab[c + clamp(vals[b], d)]
-V_RANDOM = 6  # vals[a] = a draw from the law at tab[tab[c + clamp(vals[b], d)]] (b < 0: the first)
+V_RANDOM = 6  # vals[a] = a draw from the law at tab[tab[c + clamp(vals[b] (e: R[b]), d)]] (b < 0: the first)
 V_SUM = 7  # vals[a] = vals[b] + vals[c]
 V_MIN = 8
 V_MAX = 9
@@ -91,7 +91,7 @@ S_PAY = 20  # the feature's win += vals[a] × b
 S_START = 21  # queue feature a
 S_TALLY = 22  # acc[a] += 1
 X_FORCE = 23  # the next spin shows symbol b on the cells of mask vals[a]
-X_SPIN = 24  # spin model a (option b): stops from the feature stream, forced cells, the window observed; c: unpaid lines
+X_SPIN = 24  # spin model a (option b): stops from the feature stream, forced cells, the window observed
 X_PAYSPIN = 25  # the feature's win += line × vals[a] + scatter × vals[b]
 X_REBASE = 26  # the base spin's window again, with the forced cells
 X_LABEL = 27  # the base spin's line and scatter wins to the components at acc[a], acc[b]
@@ -101,8 +101,17 @@ S_ADDI = 29  # R[a] += b
 S_SETI = 30  # R[a] = b
 V_LOOKCOUNT = 31  # vals[a] = tab[d + clamp((code // b) % c, e)]: a table keyed by a count
 X_PAYSPINK = 32  # the feature's win += line × a + scatter × b (constant multipliers)
-V_PICK = 33  # vals[a] = vals[c] distinct cells of the mask vals[b], drawn from the feature stream
-X_SHOW = 34  # the current window shows the forced cells (no spin, no pay): observed again
+# observations of the whole window and spins played as the base game (Prince of Riches' cash stacks ...)
+V_PRODUCT = 33  # vals[a] = vals[b] × vals[c]
+V_ROWS = 34  # vals[a] = the current window's rows (first reel)
+V_CELLSUM = 35  # vals[a] = Σ over the window's cells of tab[b + symbol]
+V_STACKS = 36  # vals[a] = Σ of the chain values of the stacks of symbol set b (set c skipped, d: restart), step vals[e]
+X_NEST = 37  # the spin of feature a is played as the base game: the entries of the other features it starts
+C_SWITCH = 38  # pc = tab[b + clamp(vals[a], c)]: the option a stage's pick chooses
+X_SPINT = 39  # X_SPIN of model tab[b + j], option tab[b + c + j], j = clamp(vals[a] (d: R[a]), c)
+C_JTR = 40  # if R[a] <b> c: pc = d (a stage's exit on a register)
+V_PICK = 41  # vals[a] = vals[c] distinct cells of the mask vals[b], drawn from the feature stream
+X_SHOW = 42  # the current window shows the forced cells (no spin, no pay): observed again
 N_CODE = 6
 # test comparisons
 T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE = range(6)

@@ -34,6 +34,7 @@ from ..play import (
     Add,
     Bits,
     Cells,
+    CellSum,
     Const,
     Count,
     Force,
@@ -44,11 +45,15 @@ from ..play import (
     Or,
     Pay,
     Pick,
+    Product,
     Random,
     Reg,
+    Repeat,
+    Rows,
     Sequence,
     Set,
     Show,
+    Stacks,
     Stage,
     Start,
     Sum,
@@ -56,6 +61,7 @@ from ..play import (
     Test,
     Value,
     Without,
+    children,
 )
 from . import layout as K
 from .layout import IntArray
@@ -63,7 +69,7 @@ from .models import ModelKey
 
 __all__ = ["PROGRAM", "Builder", "compare", "static_value"]
 
-PROGRAM = ("code", "tab", "symset", "symcode", "feat", "var", "vcum", "ptab", "sym")
+PROGRAM = ("code", "tab", "symset", "symcode", "feat", "var", "vcum", "ptab", "sym", "comp", "cmap")
 """The program's arrays, in the order the driver unpacks them: instructions, tables, symbol sets, what each
 symbol adds to the observation code, features ``(entry pc, first stage pc, component slot, entered slot, spins
 slot)``, base variants ``(model, program pc or -1)``, their cumulative weights, the look-up by observation code
@@ -109,7 +115,8 @@ class Builder:
     """Compiles the sequence features of one round, and the base variants, into instructions."""
 
     def __init__(self, game_name: str, names: tuple[str, ...], features: list[tuple[str, str, Sequence]],
-                 total_bet: int, lines: int, reel_sets: tuple[str, ...]) -> None:
+                 total_bet: int, lines: int, reel_sets: tuple[str, ...], *, instant: frozenset[str] = frozenset(),
+                 held: dict[int, int] | None = None, line_name: str = "lines", scatters: bool = True) -> None:
         self.game = game_name
         self.names = names
         self.sid = {n: i for i, n in enumerate(names)}
@@ -133,6 +140,17 @@ class Builder:
         self.forced: set[int] = set()
         self.starting: set[str] = set()
         self.cells = False
+        self.window = False  # some value reads the whole window (cell sums, stacks, the rows)
+        self.instant = instant  # features played by their entry alone in every spin (EverySpin modifiers)
+        self.held = held or {}  # rows -> lines of a spin whose height a feature holds (Variants.held)
+        self.line_name = line_name
+        self.scatters = scatters
+        self.comps: list[str] = []  # components the features pay to (cw index)
+        self.parts: list[tuple[str, int]] = []  # pay parts: (component name at the top of the round, owner)
+        self.nesting: list[int] = []  # features with as_base spins
+        self.current = -1  # the feature being compiled
+        self.n_repeat = 0
+        self.switches: list[tuple[int, list[int]]] = []  # jump tables: (offset in tab, labels)
         for name, _, seq in features:
             for r in seq.registers:
                 if (name, r) in self.regs:
@@ -147,6 +165,20 @@ class Builder:
             self.slots[name] = self.n_acc
             self.n_acc += size
         return self.slots[name]
+
+    def comp(self, name: str) -> int:
+        """The index (in the round's feature wins) of component ``name``, its slots allocated."""
+        if name not in self.comps:
+            self.comps.append(name)
+            self.slot(f"component:{name}", 3)
+        return self.comps.index(name)
+
+    def part(self, name: str) -> int:
+        """The pay part ``name`` of the feature being compiled (its component at the top of the round)."""
+        key = (name, self.current)
+        if key not in self.parts:
+            self.parts.append(key)
+        return self.parts.index(key)
 
     def symbols(self, names: tuple[str, ...], where: str) -> tuple[int, ...]:
         missing = [n for n in names if n not in self.sid]
@@ -169,7 +201,12 @@ class Builder:
         return self.regs[key]
 
     def model(self, reels: str, rows: int | None, lines: int | None, remap: tuple[tuple[str, str], ...],
-              where: str) -> int:
+              where: str, as_base: bool = False) -> int:
+        """The index of a spin model (``-1``: an ``as_base`` spin at a height the base variants give no lines)."""
+        if as_base and rows is not None and lines is None and self.held:
+            if rows not in self.held:
+                return -1  # never played where the rules hold; the driver stops the run if it is
+            lines = self.held[rows]
         if reels not in self.reel_sets:
             msg = f"{where}: no reel set {reels!r} (the game has {', '.join(self.reel_sets)})"
             raise ModelError(msg)
@@ -238,7 +275,11 @@ class Builder:
             self.emit(K.V_LOOKUP, out, a, off, len(v.table))
             return out
         if isinstance(v, Random):
-            a = -1 if v.key is None else self.value(v.key, scope, where)
+            by_reg = isinstance(v.key, Reg)  # fused: a law keyed by a register
+            if isinstance(v.key, Reg):
+                a = self.reg(scope, v.key.feature, v.key.name, where)
+            else:
+                a = -1 if v.key is None else self.value(v.key, scope, where)
             if not v.laws:
                 msg = f"{where}: a random value needs a law"
                 raise ModelError(msg)
@@ -246,7 +287,7 @@ class Builder:
             off = len(self.tab)
             self.tab += laws
             out = self._new()
-            self.emit(K.V_RANDOM, out, a, off, len(laws))
+            self.emit(K.V_RANDOM, out, a, off, len(laws), int(by_reg))
             return out
         if isinstance(v, Pick):
             a = self.value(v.cells, scope, where)
@@ -262,14 +303,48 @@ class Builder:
                 self.emit(K.V_SUM, out, acc, b)
                 acc = out
             return acc
-        if isinstance(v, Min | Max | Without):
+        if isinstance(v, Min | Max | Without | Product):
             a = self.value(v.a, scope, where)
             b = self.value(v.b, scope, where)
             out = self._new()
-            self.emit({Min: K.V_MIN, Max: K.V_MAX, Without: K.V_WITHOUT}[type(v)], out, a, b)
+            self.emit({Min: K.V_MIN, Max: K.V_MAX, Without: K.V_WITHOUT, Product: K.V_PRODUCT}[type(v)], out, a, b)
             return out
+        if isinstance(v, Rows | CellSum | Stacks):
+            return self._window_value(v, scope, where)
         msg = f"{where}: the simulator has no value {type(v).__name__}"
         raise ModelError(msg)
+
+    def _window_value(self, v: Rows | CellSum | Stacks, scope: str, where: str) -> int:
+        """A value read on the whole current window: its rows, a sum of cell values, the stacks' chain values."""
+        if isinstance(v, Rows):  # the model's, not the window's
+            out = self._new()
+            self.emit(K.V_ROWS, out)
+            return out
+        self.window = True
+        if isinstance(v, CellSum):
+            table = [0] * len(self.names)
+            for name, x in v.values:
+                table[self.symbols((name,), where)[0]] += x
+            off = len(self.tab)
+            self.tab += table
+            out = self._new()
+            self.emit(K.V_CELLSUM, out, off)
+            return out
+        step = self.value(v.step, scope, where)
+        sets = []
+        for ids in (self.symbols(v.symbols, where), self.symbols(v.skipped, where) if v.skipped else ()):
+            if ids not in self.symsets:
+                self.symsets.append(ids)
+            sets.append(self.symsets.index(ids))
+        out = self._new()
+        self.emit(K.V_STACKS, out, sets[0], sets[1], int(v.restart), step)
+        return out
+
+    def _digits_of(self, v: Value, where: str) -> None:
+        if isinstance(v, Count):
+            self.digit(self.symbols(v.symbols, where))
+        for x in children(v):
+            self._digits_of(x, where)
 
     def _new(self) -> int:
         self.n_vals += 1
@@ -303,7 +378,22 @@ class Builder:
                           -1 if a.limit is None else a.limit, tally)
                 tally = -1  # counted only when it grants
             elif isinstance(a, Pay):
-                self.emit(K.S_PAY, self.value(a.value, scope, at), self.total_bet if a.unit == "bet" else 1)
+                name = self.features[self.current][1] if self.current >= 0 else scope
+                part = self.part(name if a.label is None else f"{name}: {a.label}")
+                self.emit(K.S_PAY, self.value(a.value, scope, at), self.total_bet if a.unit == "bet" else 1, part)
+            elif isinstance(a, Repeat):  # a hidden register counts down
+                self.n_repeat += 1
+                key = (scope, f"#repeat{self.n_repeat}")
+                self.regs[key] = len(self.regs)
+                reg = self.regs[key]
+                self.emit(K.S_SET, reg, self.value(a.times, scope, at))
+                top, end = self.label(), self.label()
+                self.mark(top)
+                self.emit(K.C_JFR, reg, K.T_GT, 0, end)
+                self.actions(a.actions, scope, f"{at}.actions")
+                self.emit(K.S_ADDI, reg, -1)
+                self.emit(K.C_GOTO, top)
+                self.mark(end)
             elif isinstance(a, Start):
                 if a.feature not in self.findex:
                     msg = f"{at}: no sequence feature {a.feature!r} to start"
@@ -337,26 +427,66 @@ class Builder:
 
     def _spins(self, st: Stage, scope: str, where: str) -> list[int]:
         """The stage's spin (a chain of options on the pick); returns each option's model."""
-        ks = [self.model(s.reels, s.rows, s.lines, s.remap, f"{where}.spins[{i}]") for i, s in enumerate(st.spins)]
+        ks = [self.model(s.reels, s.rows, s.lines, s.remap, f"{where}.spins[{i}]", s.as_base)
+              for i, s in enumerate(st.spins)]
         n = len(st.spins)
-        pick = self.value(Lookup(tuple(range(n)), st.pick or Const(0)), scope, f"{where}.pick") if n > 1 else -1
         done = self.label()
+        starts = [self.label() for _ in range(n)]
+        if n > 1 and not any(s.forced for s in st.spins) and len({s.as_base for s in st.spins}) == 1:
+            self._spin_table(st, ks, scope, where)
+            return ks
+        if n > 1:  # one jump through a table to the option picked (clamped to the options)
+            pick = self.value(st.pick or Const(0), scope, f"{where}.pick")
+            off = len(self.tab)
+            self.tab += [0] * n
+            self.switches.append((off, starts))
+            self.emit(K.C_SWITCH, pick, off, n)
         for i, s in enumerate(st.spins):
-            nxt = self.label()
-            if i < n - 1:
-                self.emit(K.C_JF, pick, K.T_EQ, i, nxt)
+            self.mark(starts[i])
             self.forces(s.forced, scope, f"{where}.spins[{i}]")
-            unpaid = isinstance(s.line_multiplier, Const) and s.line_multiplier.value == 0  # its lines need no walk
-            self.emit(K.X_SPIN, ks[i], i, int(unpaid))
+            self.emit(K.X_SPIN, ks[i], i)
+            if s.as_base:
+                if self.current not in self.nesting:
+                    self.nesting.append(self.current)
+                self.emit(K.X_NEST, self.current)
             if i < n - 1:
                 self.emit(K.C_GOTO, done)
-            self.mark(nxt)
         self.mark(done)
         return ks
+
+    def _spin_table(self, st: Stage, ks: list[int], scope: str, where: str) -> None:
+        """Options that differ only in their model: one spin whose model a table gives (``X_SPINT``).
+
+        The table rows are the model and the option of each value the pick may take (clamped);
+        a pick that is a look-up keyed by a register is folded into the table, read on the register.
+        """
+        n = len(ks)
+        pick = st.pick or Const(0)
+        if isinstance(pick, Lookup) and isinstance(pick.of, Reg):
+            src, by_reg = self.reg(scope, pick.of.feature, pick.of.name, f"{where}.pick"), 1
+            options = [min(max(x, 0), n - 1) for x in pick.table]
+        else:
+            src, by_reg = self.value(pick, scope, f"{where}.pick"), 0
+            options = list(range(n))
+        off = len(self.tab)
+        self.tab += [ks[i] for i in options] + options
+        self.emit(K.X_SPINT, src, off, len(options), by_reg)
+        if st.spins[0].as_base:
+            if self.current not in self.nesting:
+                self.nesting.append(self.current)
+            self.emit(K.X_NEST, self.current)
 
     def _pay(self, st: Stage, scope: str, where: str) -> None:
         """The spin's pay with the chosen option's multipliers (read after the actions)."""
         n = len(st.spins)
+        own = self.features[self.current][1]
+        alike = {(s.line_multiplier, s.scatter_multiplier, s.as_base) for s in st.spins}
+        lm0, sm0, base0 = st.spins[0].line_multiplier, st.spins[0].scatter_multiplier, st.spins[0].as_base
+        if len(alike) == 1 and isinstance(lm0, Const) and isinstance(sm0, Const):  # every option pays alike
+            line_c = self.comp(f"{own}: {self.line_name}" if base0 else own)
+            scat_c = self.comp(f"{own}: scatter") if base0 and self.scatters else line_c
+            self.emit(K.X_PAYSPINK, lm0.value, sm0.value, line_c, scat_c)
+            return
         opt = self._new()
         if n > 1:
             self.emit(K.V_OPT, opt)
@@ -365,12 +495,14 @@ class Builder:
             nxt = self.label()
             if i < n - 1:
                 self.emit(K.C_JF, opt, K.T_EQ, i, nxt)
+            line_c = self.comp(f"{own}: {self.line_name}" if s.as_base else own)
+            scat_c = self.comp(f"{own}: scatter") if s.as_base and self.scatters else line_c
             if isinstance(s.line_multiplier, Const) and isinstance(s.scatter_multiplier, Const):  # fused
-                self.emit(K.X_PAYSPINK, s.line_multiplier.value, s.scatter_multiplier.value)
+                self.emit(K.X_PAYSPINK, s.line_multiplier.value, s.scatter_multiplier.value, line_c, scat_c)
             else:
                 lm = self.value(s.line_multiplier, scope, f"{where}.spins[{i}].line_multiplier")
                 sm = self.value(s.scatter_multiplier, scope, f"{where}.spins[{i}].scatter_multiplier")
-                self.emit(K.X_PAYSPIN, lm, sm)
+                self.emit(K.X_PAYSPIN, lm, sm, line_c, scat_c)
             if i < n - 1:
                 self.emit(K.C_GOTO, done)
             self.mark(nxt)
@@ -378,11 +510,14 @@ class Builder:
 
     def feature(self, j: int) -> None:
         """Compile sequence feature ``j``: its entry program and stages, and its counters."""
-        name, component, seq = self.features[j]
+        name, _, seq = self.features[j]
+        self.current = j
         where = f"{self.game}: feature {name!r}"
-        if not seq.stages:
-            msg = f"{where}: a sequence needs at least one stage"
+        if not seq.stages and name not in self.instant and not seq.entry:
+            msg = f"{where}: a sequence needs at least one stage, or entry actions to be played by"
             raise ModelError(msg)
+        for t in seq.trigger or ():  # the counts a trigger reads are digits of the observation code
+            self._digits_of(t.value, f"{where} trigger")
         labels = {st.name: self.label() for st in seq.stages}
         if len(labels) != len(seq.stages):
             msg = f"{where}: two stages share a name"
@@ -407,6 +542,12 @@ class Builder:
                 if g.stage is not None and g.stage not in labels:
                     msg = f"{at}: no stage {g.stage!r} to go to (its stages: {', '.join(labels)})"
                     raise ModelError(msg)
+                if g.stage is not None and len(g.when) == 1 and isinstance(g.when[0].value, Reg):  # fused
+                    t = g.when[0]
+                    assert isinstance(t.value, Reg)
+                    reg = self.reg(name, t.value.feature, t.value.name, f"{at}.then")
+                    self.emit(K.C_JTR, reg, OPS[t.op], t.constant, labels[g.stage])
+                    continue
                 nxt = self.label()
                 self.guard(g.when, name, nxt, f"{at}.then")
                 if g.stage is None:
@@ -415,8 +556,12 @@ class Builder:
                     self.emit(K.C_GOTO, labels[g.stage])
                 self.mark(nxt)
             self.emit(K.C_END)
-        comp = self.slot(f"component:{component}", 3)
-        self.feat.append([entry_pc, first_pc, comp, self.slot(f"{name}:entered"), self.slot(f"{name}:spins")])
+        if not seq.stages:  # played by its entry alone
+            self.emit(K.C_END)
+        if name in self.instant:  # a modifier of every spin: never queued, entered or counted
+            self.feat.append([entry_pc, first_pc, -1, -1, -1, 1])
+            return
+        self.feat.append([entry_pc, first_pc, -1, self.slot(f"{name}:entered"), self.slot(f"{name}:spins"), 0])
 
     def variant(self, reels: str, rows: int | None, lines: int | None, forced: tuple[Force, ...],
                 label: str, where: str) -> None:
@@ -445,15 +590,46 @@ class Builder:
             if row[0] in (K.V_DIGIT, K.V_LOOKCOUNT):
                 d = row[2]
                 row[2], row[3] = int(radix[d]), int(bases[d])
-            if row[0] in (K.C_JF, K.C_JFR, K.C_GOTO):
+            if row[0] in (K.C_JF, K.C_JFR, K.C_GOTO, K.C_JTR):
                 at = 1 if row[0] == K.C_GOTO else 4
                 if row[at] < 0:
                     row[at] = self.labels[-1 - row[at]]
+        for off, targets in self.switches:
+            self.tab[off : off + len(targets)] = [self.labels[-1 - t] for t in targets]
         symset = np.zeros((max(len(self.symsets), 1), len(self.names)), dtype=np.int64)
         for i, ids in enumerate(self.symsets):
             symset[i, list(ids)] = 1
+        cmap = self.component_map()
+        comp = np.array([self.slots[f"component:{c}"] for c in self.comps] or [0], dtype=np.int64)
         return (_rows(code, K.N_CODE), np.array(self.tab or [0], dtype=np.int64), symset, self.symcode(bases),
-                _rows(self.feat, 5), _rows(self.var, 2), vcum, ptab, sym)
+                _rows(self.feat, 6), _rows(self.var, 2), vcum, ptab, sym, comp, cmap)
+
+    def component_map(self) -> IntArray:
+        """``cmap[ctx, part]``: the component a pay part goes to at the top of the round (``ctx = 0``) and inside
+        an ``as_base`` spin of feature ``j`` (``ctx = 1 + j``: ``"FEATURE COMPONENT: part"``).
+
+        The features played inside such a spin are played by their entry alone: one with stages of
+        its own, or one that starts another, is refused (the driver would have to nest their stages).
+        """
+        for j in self.nesting:
+            for i, (name, _, seq) in enumerate(self.features):
+                if i == j:
+                    continue
+                where = (f"{self.game}: feature {self.features[j][0]!r} plays its spins as the base game, so feature "
+                         f"{name!r}, which such a spin may start,")
+                if seq.stages:
+                    msg = f"{where} must be played by its entry alone, but it has stages"
+                    raise ModelError(msg)
+                if _starts(seq.entry):
+                    msg = f"{where} may not start another feature"
+                    raise ModelError(msg)
+        cmap = np.full((len(self.features) + 1, max(len(self.parts), 1)), -1, dtype=np.int64)
+        for p, (name, owner) in enumerate(self.parts):
+            cmap[0, p] = self.comp(name)
+            for j in self.nesting:
+                if owner != j:
+                    cmap[1 + j, p] = self.comp(f"{self.features[j][1]}: {name}")
+        return cmap
 
     def symcode(self, bases: list[int]) -> IntArray:
         """What a cell showing each symbol adds to the observation code."""
@@ -462,6 +638,11 @@ class Builder:
         for d, ids in enumerate(self.digits):
             out[list(ids)] += int(radix[d])
         return out
+
+
+def _starts(actions: tuple[Action, ...]) -> bool:
+    """Whether any of ``actions`` (or those they repeat) starts a feature."""
+    return any(isinstance(a, Start) or (isinstance(a, Repeat) and _starts(a.actions)) for a in actions)
 
 
 def _rows(data: list[list[int]], width: int) -> IntArray:

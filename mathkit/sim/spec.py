@@ -27,7 +27,7 @@ import numpy.typing as npt
 from ..errors import ModelError
 from ..features.base import Block
 from ..game import Game
-from ..play import Ladder, RoundCap, Sequence, SimTable, Stake, Variant, Variants
+from ..play import EverySpin, Ladder, RoundCap, Sequence, SimTable, Stake, Variant, Variants
 from ..tables import pay_tables, reel_arrays
 from . import layout as K
 from .layout import IntArray
@@ -185,17 +185,26 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
                       game.bet.coins[0] if coins is None else coins, height)
         tables = sim_tables(game, stake)
         tallest = max([height] + [v.rows or 0 for _, tab in tables if isinstance(tab, Variants) for v in tab.choices]
+                      + [int(r) for _, tab in tables if isinstance(tab, Variants) for r in dict(tab.held)]
                       + [s.rows or 0 for _, tab in tables if isinstance(tab, Sequence) for st in tab.stages
                          for s in st.spins])
         if tallest == height:
             break
         height = tallest
-    seqs = [(b.name, tab.component or b.component, tab) for b, tab in tables if isinstance(tab, Sequence)]
+    seqs = [(b.name, (tab.component if isinstance(tab, Sequence) else None) or b.component,
+             tab if isinstance(tab, Sequence) else Sequence((), tab.trigger, (), tab.actions))
+            for b, tab in tables if isinstance(tab, Sequence | EverySpin)]
+    instant = frozenset(b.name for b, tab in tables if isinstance(tab, EverySpin))
+    held: dict[int, int] = {}
+    for _, tab in tables:
+        if isinstance(tab, Variants):
+            held = dict(tab.held) | held
     if len(seqs) > K.TRIGGER_BITS:
         msg = f"{game.name}: the simulator starts at most {K.TRIGGER_BITS} sequence features from a base spin"
         raise ModelError(msg)
-    b = Builder(game.name, t.names, seqs, t.total_bet, stake.lines, tuple(rs.name for rs in game.reel_sets))
     paying = [sp for sp in game.scatter_pays if sp.pays]
+    b = Builder(game.name, t.names, seqs, t.total_bet, stake.lines, tuple(rs.name for rs in game.reel_sets),
+                instant=instant, held=held, line_name="ways" if t.ways else "lines", scatters=bool(paying))
     for sp in paying:  # the scatter pays read the first digits
         b.digit(b.symbols((sp.symbol,), f"{game.name}: scatter pays"))
     variants = _variants(game, tables)
@@ -251,7 +260,7 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
             where = f"{game.name}: feature {name!r} trigger"
             ok &= compare(static_value(test.value, counts, b.sid, where), test.op, test.constant)
         mask |= ok.astype(np.int64) << j
-    ptab = (credits * t.total_bet << 16) | mask
+    ptab = (credits * t.scatter_credits << 16) | mask
     weights = np.array([v.weight for v in variants], dtype=np.int64)
     program = b.finish(bases, height, game.n_reels, ptab, np.cumsum(weights), sym)
     caps = [tab.credits for _, tab in tables if isinstance(tab, RoundCap)]
@@ -270,13 +279,13 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     par[K.P_REGS] = len(b.regs)
     par[K.P_VALS] = b.n_vals
     par[K.P_FEATURES] = len(seqs)
-    par[K.P_WINDOW] = int(b.cells)  # some instruction reads the window (cell masks, forced cells)
+    par[K.P_WINDOW] = int(b.cells or b.window)  # some instruction reads the window (cell masks, forced cells ...)
     components = ("ways" if t.ways else "lines",) + (("scatter",) if len(t.scatter_ids) else ())
     components += tuple(name.removeprefix("component:") for name in b.slots if name.startswith("component:"))
     components += ("cap",) if cap is not None else ()
     return SimSpec(
         name=game.name, total_bet=t.total_bet, ways=t.ways, components=components,
-        features=tuple(name for name, _, _ in seqs), models=models.arrays, program=program,
+        features=tuple(name for name, _, _ in seqs if name not in instant), models=models.arrays, program=program,
         ways_tables=(t.match, t.pay, t.mult), par=par, slots=dict(b.slots), n_acc=b.n_acc,
         ladder=ladders[0] if ladders else None, model_keys=models.keys,
     )

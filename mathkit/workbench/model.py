@@ -217,7 +217,7 @@ def with_line_pay(game: Game, entry: str, count: int, value: int, coin_index: in
 
 
 def with_scatter_pay(game: Game, symbol: str, count: int, value: int) -> Game:
-    """The game with the scatter pay of ``count`` × ``symbol`` set to ``value`` (× total bet)."""
+    """The game with the scatter pay of ``count`` × ``symbol`` set to ``value`` (× the game's scatter unit)."""
     pays = tuple(ScatterPay(sp.symbol, tuple((k, value if k == count else v) for k, v in sp.pays))
                  if sp.symbol == symbol else sp for sp in game.scatter_pays)
     return _validated(dataclasses.replace(game, scatter_pays=pays))
@@ -331,5 +331,6 @@ def paytable_csv(game: Game) -> str:
             out.writerow([game.pay_mode, e.name, " ".join(e.symbols), k, *row, f"credits per {game.pay_mode[:-1]}"])
     for sp in game.scatter_pays:
         for k, v in sp.pays:
-            out.writerow(["scatter", sp.symbol, sp.symbol, k, *([v] * len(coins)), "x total bet"])
+            out.writerow(["scatter", sp.symbol, sp.symbol, k, *([v] * len(coins)),
+                          "x line bet" if game.scatter_unit == "line_bet" else "x total bet"])
     return buf.getvalue()
