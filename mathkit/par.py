@@ -30,7 +30,7 @@ from .figures import FeatureSection, Figure, Method
 from .game import Game
 from .round import RoundAnalysis, analyse
 from .round.compose import as_block, transforms
-from .stage import Level
+from .stage import Level, Outcome
 
 __all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
            "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
@@ -97,6 +97,11 @@ class RoundSheet:
     sessions: FeatureSection | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     level: Level = "distribution"
+    sd_moments: Figure | None = None
+    """σ per unit of total bet of a sheet analysed to the round's moments (a :class:`ParSheet` has :attr:`sd`)."""
+    sd_note: str = ""
+    not_computed: dict[str, str] = field(default_factory=dict)
+    """Figures a sheet of the round's moments leaves out, each with why and where to get it."""
     hit_frequency_per_line: Figure | None = None
     """:data:`HIT_FREQUENCY_PER_LINE` (exact); ``None`` for a ways game or a base spin a feature modifies."""
 
@@ -278,8 +283,67 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     for block in transforms(game):
         if block.name in analysis.stats:
             reached = block.limit_reached(analysis.engine, analysis.stats[block.name]) or reached
+    more: dict[str, Any] = {}
+    if level == "moments":
+        more = _moment_figures(analysis)
     return RoundSheet(**_common(analysis, game), cap_probability=reached[0] if reached else None,
-                      cap_probability_bound=bool(reached and reached[1]))
+                      cap_probability_bound=bool(reached and reached[1]), **more)
+
+
+NOT_COMPUTED = "not computed exactly: see mathkit simulate"
+
+
+def _cap_m2_bound(outcome: Outcome, cap: float) -> float:
+    """A bound of ``E[Y²] − E[min(Y, c)²] = 2c·E[(Y − c)⁺] + ∫_c^∞ 2(t − c)·P(Y > t) dt`` from the round's tail bound.
+
+    ``P(Y > t)`` is bounded on a geometric grid and taken at each step's left end; ``inf`` when the
+    round has no tail bound or the bound has not vanished by ``10⁶ × c``.
+    """
+    if outcome.tail is None:
+        return math.inf
+    b0, _ = outcome.tail(cap)
+    total = 2 * cap * b0
+    t, step = cap, cap / 64
+    while t < 1e6 * cap:
+        _, q = outcome.tail(t)
+        if q < 1e-300:
+            return total
+        total += 2 * (t + step - cap) * step * q
+        t, step = t + step, step * 1.25
+    return math.inf
+
+
+def _moment_figures(analysis: RoundAnalysis) -> dict[str, Any]:
+    """σ of a round analysed to its second moments, and what such a sheet leaves out.
+
+    σ is that of the round before the cap when a tail bound (not the distribution) settles the
+    cap: the cap then changes the round's win only with the tiny probability shown as P(cap).
+    """
+    bet = analysis.total_bet
+    before = analysis.uncapped
+    after = analysis.outcome
+    src = after if after.m2 is not None and after.method != "markov" else before
+    assert src.m2 is not None
+    var = src.m2 - src.mean * src.mean
+    sd = Figure(math.sqrt(max(float(var), 0.0)) / bet, src.method)
+    note = ("σ of the whole round from its exact second moment (every feature's moment recursion; line pairs "
+            "for spins with fixed wild cells)")
+    if src is before and transforms(analysis.game):
+        limit = next((b.round_limit(analysis.engine) for b in transforms(analysis.game)
+                      if b.round_limit(analysis.engine) is not None), None)
+        gap = _cap_m2_bound(before, float(limit)) if limit is not None else math.inf
+        if limit is not None and math.isfinite(gap):
+            # |Var − Var_capped| ≤ max(E[Y²] − E[min(Y, c)²], 2·E[Y]·E[(Y − c)⁺]) ≤ max(gap, 2·E[Y]·gap/(2c))
+            dvar = max(gap, float(src.mean) * gap / float(limit))
+            root = math.sqrt(max(float(var), 0.0))
+            dsd = dvar / (root + math.sqrt(max(float(var) - dvar, 0.0))) / bet if root else math.inf
+            note += (f"; with the cap it is the same within {dsd:.2g} × bet (a bound on E[Y² − min(Y, c)²] from the "
+                     "round's Chernoff tail bounds)")
+        else:
+            note += "; before the cap, which a tail bound shows is reached with probability below P(cap) shown"
+    missing = {k: NOT_COMPUTED for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability",
+                                         "p_win_ge")}
+    return {"sd_moments": sd, "sd_note": note, "not_computed": missing}
 
 
 def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,

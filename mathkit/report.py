@@ -13,7 +13,7 @@ from typing import Any
 from .export.xlsx import write_par_xlsx
 from .figures import FeatureSection, Figure
 from .io import write_atomic
-from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, ParSheet, RoundSheet
+from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, RANGE_SPINS, ParSheet, RoundSheet, Z
 
 __all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic", "write_par"]
 
@@ -121,6 +121,19 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         })
         out["provenance"].update({"sd": par.sd.method, "hit_frequency": par.hit_frequency.method,
                                   "volatility_index": par.sd.method, "max_win": par.max_win.method})
+    if par.sd_moments is not None:
+        sd = par.sd_moments
+        out.update({
+            "sd": sd.value,
+            "volatility_index": {k: z * sd.value for k, z in Z.items()},
+            "rtp_range": {k: [{"spins": n, "low": par.rtp.value - z * sd.value / math.sqrt(n),
+                               "high": par.rtp.value + z * sd.value / math.sqrt(n)} for n in RANGE_SPINS]
+                          for k, z in Z.items()},
+            "sd_note": par.sd_note,
+        })
+        out["provenance"].update({"sd": sd.method, "volatility_index": sd.method, "rtp_range": sd.method})
+        out["provenance"].update(par.not_computed)
+        out["not_computed"] = dict(par.not_computed)
     if par.sessions is not None:
         out["sessions"] = _section(par.sessions)
     if par.declared_rtp is not None:
@@ -161,6 +174,16 @@ def par_to_text(par: RoundSheet) -> str:
     w.append("")
     if isinstance(par, ParSheet):
         _distribution_text(par, w)
+    elif par.sd_moments is not None:
+        sd = par.sd_moments
+        w.append("Volatility")
+        w.append(f"  σ per total bet             {sd.value:.6f}   [{sd.method}]")
+        w.append("  volatility index            " + "  ".join(f"{k}: {z * sd.value:.4f}" for k, z in Z.items()))
+        w.append(f"  ({par.sd_note})")
+        for k in par.not_computed:
+            w.append(f"  {k.replace('_', ' '):<27} {par.not_computed[k]}")
+        w.append(_per_line_text(par))
+        w.append("")
     else:
         w.append(f"Analysed to the round's {par.level}s: σ, the hit frequency per spin, max win and the win "
                  "distribution need the round's distribution, which a feature of this game does not give yet")
@@ -280,6 +303,10 @@ def par_to_csv(par: RoundSheet) -> str:
         out.writerow(["summary", "max_win_x_bet", par.max_win.value, par.max_win.exact_str() or "", par.max_win.method])
         for m, f in par.tails.items():
             out.writerow(["tail", f"p_win_ge_{m}x", f.value, f.exact_str() or "", f.method])
+    if par.sd_moments is not None:
+        out.writerow(["summary", "sd", par.sd_moments.value, "", par.sd_moments.method])
+        for k, why in par.not_computed.items():
+            out.writerow(["summary", k, "", "", why])
     if par.sessions is not None:
         for k, f in par.sessions.figures:
             out.writerow(["sessions", k, f.value, f.exact_str() or "", f.method])

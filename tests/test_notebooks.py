@@ -27,6 +27,7 @@ NEEDS = {
     "classic_3reel": ("classic_3reel.toml",),
     "prince_of_riches": ("prince_of_riches.toml",),
     "sessions": ("dynasty.toml",),
+    "warlords": ("warlords.toml",),
 }
 REVIEWER = set(NEEDS)
 CELL_TIMEOUT = 120

@@ -124,7 +124,11 @@ def test_par_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(digits) >= 15 and d["provenance"]["rtp"] == "markov"
     assert float(d["rtp_exact"]) == pytest.approx(d["rtp"], rel=1e-15, abs=1e-16)
     assert set(d["provenance"]["breakdown"].values()) == {"exact", "markov"}
-    assert d["level"] == "mean" and d["sd"] is None
+    # issue 12: σ exact from the round's second moment; the figures that need the distribution say so
+    assert d["level"] == "moments" and d["provenance"]["sd"] == "exact" and 3 < d["sd"] < 6
+    assert d["volatility_index"]["95%"] == pytest.approx(1.96 * d["sd"])
+    for k in ("hit_frequency", "p_win_ge", "max_win"):
+        assert d[k] is None and d["provenance"][k] == "not computed exactly: see mathkit simulate"
     assert d["cap"] == pytest.approx(10000 / 3)
     # P(cap) beside the RTP: an upper bound (the Chernoff bound of the Cap section), said to be one
     assert 0 < d["cap_probability"] < 1e-15 and d["cap_probability_bound"] is True

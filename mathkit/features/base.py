@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +54,9 @@ from ..stage import (
     StageLaw,
     tail_of,
 )
+
+if TYPE_CHECKING:  # the tables come through the Context: blocks never build them
+    from ..pairs import PairTables, SplitTables
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "check_reels", "modified"]
 
@@ -152,6 +155,14 @@ class Context(Protocol):
 
     def win_bound(self, model: Spin) -> int:
         """An upper bound of one spin's win in credits (no enumeration)."""
+        ...
+
+    def pair_table(self, model: SpinModel, symbol: str) -> PairTables:
+        """Every pair of lines' Σ of ``w·w'`` over the cycle with any of their cells forced to ``symbol`` (no enumeration)."""
+        ...
+
+    def split_table(self, model: SpinModel, symbol: str, digits: tuple[str, ...]) -> SplitTables:
+        """Every line's credits with cells forced to ``symbol``, split by what reel ``r`` shows of ``digits[r]``."""
         ...
 
 

@@ -42,7 +42,7 @@ import numpy.typing as npt
 from ..bounds import MAX_FEATURE_SPINS, check_win, largest_bet, spin_tops
 from ..errors import GameError, ModelError
 from ..fields import boolean, check_keys, count_table, integer, string
-from ..figures import FeatureSection, Figure, Method
+from ..figures import FeatureSection, Figure, Method, weakest
 from ..freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_distribution, retrigger_rule
 from ..game import Game, Role, at_most
 from ..markov import geometric_check
@@ -455,9 +455,16 @@ class FreeSpins(EnteredSpins):
                         ("average feature win (× bet)", Figure.of(win / bet)),
                         ("RTP contribution", Figure.of(p_trig * win / bet))]
             return FeatureSection(self.heading, tuple(figures), notes=self._notes(None))
-        if any(not isinstance(e, int) for e in given):
-            msg = f"{self.name}: moments of free spins entered from another feature's held cells are not available yet"
-            raise ModelError(msg)
+        if any(not isinstance(e, int) for e in given):  # entered from held cells: the laws averaged over them
+            spins = sum((q * stats.laws[e].facts["expected length"] for e, q in given.items()), Fraction(0))
+            win = sum((q * stats.laws[e].mean for e, q in given.items()), Fraction(0))
+            win2 = sum((q * (stats.laws[e].branches[()].m2 or 0) for e, q in given.items()), Fraction(0))
+            meth: Method = weakest(*(stats.laws[e].method for e in given))
+            figures += [("expected length (spins)", Figure.of(spins, meth)),
+                        ("average feature win (× bet)", Figure.of(win / bet, meth)),
+                        ("σ of the feature win (× bet)", Figure(math.sqrt(max(float(win2 - win**2), 0.0)) / bet, meth)),
+                        ("RTP contribution", Figure.of(p_trig * win / bet, meth))]
+            return FeatureSection(self.heading, tuple(figures), notes=self._notes(None))
         chain = self.chain(ctx)
         mo = {e: chain.moments(_n(e)) for e in given}
         e_n = sum((q * mo[e].mean_spins for e, q in given.items()), Fraction(0))

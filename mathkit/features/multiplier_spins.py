@@ -135,6 +135,42 @@ class MultiplierFreeSpins(EnteredSpins):
         s = self.step
         return spins * start * x + s * x * c * Fraction(spins * (spins - 1), 2) + s * spins * xc
 
+    def moments(self, ctx: Context, spins: int, start: int) -> tuple[Fraction, Fraction]:
+        """``(E[W], E[W²])`` of ``spins`` spins from multiplier ``start``, exactly.
+
+        From the spin's exact joint law of (win ``X``, triggers ``c``), backwards over (spins left ``k``,
+        multiplier ``m``): with ``m' = m + s·c``,
+        ``A(k, m) = E[X·m' + A(k−1, m')]`` and ``B(k, m) = E[X²·m'² + 2·X·m'·A(k−1, m') + B(k−1, m')]``.
+        """
+        def by_count() -> tuple[tuple[int, Fraction, Fraction, Fraction], ...]:
+            joint = ctx.joint(self.model(), (self.trigger,))
+            out = []
+            for v in sorted(set(joint.digits[self.trigger].tolist())):
+                sel = joint.digits[self.trigger] == v
+                w = [int(x) for x in joint.wins[sel].tolist()]
+                n = [int(x) for x in joint.counts[sel].tolist()]
+                out.append((int(v), Fraction(sum(n), joint.cycle), Fraction(sum(a * b for a, b in zip(w, n, strict=True)),
+                            joint.cycle), Fraction(sum(a * a * b for a, b in zip(w, n, strict=True)), joint.cycle)))
+            return tuple(out)
+
+        law = ctx.shared(("multiplier joint", self), (self.reels,), by_count)
+        memo: dict[tuple[int, int], tuple[Fraction, Fraction]] = {}
+
+        def ab(k: int, m: int) -> tuple[Fraction, Fraction]:
+            if k == 0:
+                return Fraction(0), Fraction(0)
+            if (k, m) not in memo:
+                a = b = Fraction(0)
+                for c, p, x1, x2 in law:  # p·E[X | c] = x1, p·E[X² | c] = x2
+                    m2 = m + self.step * c
+                    na, nb = ab(k - 1, m2)
+                    a += x1 * m2 + p * na
+                    b += x2 * m2 * m2 + 2 * x1 * m2 * na + p * nb
+                memo[(k, m)] = (a, b)
+            return memo[(k, m)]
+
+        return ab(spins, start)
+
     def most_triggers(self, ctx: Context) -> int:
         """The most triggers one free spin can show."""
         return sum(max((v for (v,) in law), default=0) for law in ctx.reel_laws(self.model(), (self.trigger,)))
@@ -160,14 +196,20 @@ class MultiplierFreeSpins(EnteredSpins):
 
     def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
         spins, start = _entry(entry)
-        if level != "mean":
-            msg = f"{self.name}: only the mean of multiplier free spins is available yet"
+        if level == "distribution":
+            msg = f"{self.name}: the win distribution of multiplier free spins is not available yet (its mean and σ are)"
             raise ModelError(msg)
         mean = self.mean(ctx, spins, start)
+        m2 = None
+        if level == "moments":
+            mean2, m2 = self.moments(ctx, spins, start)
+            if mean2 != mean:
+                msg = f"{self.name}: the chain's mean {mean2} differs from the closed form {mean}"
+                raise ModelError(msg)
         _, c, _ = self.spin_figures(ctx)
         facts: dict[str, Number] = {"spins": Fraction(spins), "multiplier at the start": Fraction(start),
                                     "multiplier at the end": start + self.step * spins * c}
-        return StageLaw({(): Branch(Fraction(1), mean, top=self.top(ctx, spins, start),
+        return StageLaw({(): Branch(Fraction(1), mean, m2, top=self.top(ctx, spins, start),
                                     tail=lazy_tail(lambda: self.tail(ctx, spins, start)))},
                         {self.component: mean}, "exact", level, facts)
 
@@ -175,7 +217,7 @@ class MultiplierFreeSpins(EnteredSpins):
         return entry_facts(self, ctx, held, level, held_counts(held, self.min_count))
 
     def supported_level(self, game: Game) -> Level:
-        return "mean"
+        return "moments"
 
     # --- checks and the PAR sheet -------------------------------------------------------
     def terminates(self, ctx: Context) -> Termination:

@@ -427,7 +427,7 @@ class ScatterRespins(Block):
         return MaxWin(True, top, f"{self.name}: re-spins pay no line wins; the final chance at most {top:,} credits")
 
     def supported_level(self, game: Game) -> Level:
-        return "mean"
+        return "moments"
 
     def lengths(self, ctx: Context, t: int) -> HeldSolution:
         """E[re-spins played | held cells] for every mask (the last one adds no scatter)."""

@@ -201,14 +201,74 @@ class StickyFreeSpins(EnteredSpins):
             total = total + np.array(row, dtype=object)[f]
         return Ratios(total, vals.den)
 
+    def moments(self, ctx: Context) -> tuple[Ratios, Ratios]:
+        """``E[W]`` and ``E[W²]`` of the feature from every window mask of sticky cells, exactly.
+
+        Spin by spin backwards over ``M`` (the sticky mask before a spin, ``M' = M | x`` after it,
+        ``x`` the cells showing the trigger, independent across reels), scaled by the cycle ``c``:
+
+            a_k(M) = c^{k−1}·S₁(M) + Σ_x n(x)·a_{k−1}(M | x)
+            b_k(M) = c^{k−1}·S₂(M) + 2·Σ_x Z_x(M)·a_{k−1}(M | x) + Σ_x n(x)·b_{k−1}(M | x)
+
+        with ``S₁``, ``S₂`` the spin's Σ of ``X`` and ``X²`` over the cycle with ``M`` forced (the
+        line table and the line-pair tables), ``Z_x`` the Σ of ``X`` over the stops showing ``x``
+        (the lines split by the trigger's rows) and ``n(x)`` their weight; ``E[W] = a_S/c^S``,
+        ``E[W²] = b_S/c^S``.
+        """
+        def compute() -> tuple[Ratios, Ratios]:
+            model = self.model()
+            table = ctx.line_table(model, self.wild)
+            rows = table.rows
+            n = len(rows)
+            bits = cell_bits(rows)
+            masks = np.arange(1 << sum(rows), dtype=np.int64)
+            c = table.cycle
+            s1 = table.masks_credits(masks)
+            s2 = ctx.pair_table(model, self.wild).masks_m2(masks)
+            digits = tuple(f"{self.trigger}@{r + 1}" for r in range(n))
+            split = ctx.split_table(model, self.wild, digits)
+            laws = ctx.reel_laws(SpinModel(self.reels), digits)
+            per_reel = [[(int(v[r]), w) for v, w in sorted(law.items())] for r, law in enumerate(laws)]
+            # every joint pattern x: its window mask, its weight, its index in the split tables
+            patterns: list[tuple[int, int, int]] = [(0, 1, 0)]
+            radix = 1
+            for r in range(n):
+                values = split.per_reel[r]
+                patterns = [(m | v << bits[r], w * wv, i + values.index(v) * radix)
+                            for m, w, i in patterns for v, wv in per_reel[r]]
+                radix *= len(values)
+            codes = [split.codes(line, masks) for line in range(len(split.lines))]
+            zs = []
+            for _, _, i in patterns:
+                z = np.zeros(len(masks), dtype=np.int64)
+                for line, code in enumerate(codes):
+                    z += split.values[line][:, i].astype(np.int64)[code]
+                zs.append(z.astype(object))
+            a = np.zeros(len(masks), dtype=object)
+            b = np.zeros(len(masks), dtype=object)
+            for k in range(1, self.spins + 1):
+                scale = c ** (k - 1)
+                na = s1 * scale
+                nb = s2 * scale
+                for (x, w, _), z in zip(patterns, zs, strict=True):
+                    after = masks | x
+                    ta, tb = a[after], b[after]
+                    na = na + ta * w
+                    nb = nb + 2 * z * ta + tb * w
+                a, b = na, nb
+            den = c ** self.spins
+            return Ratios(a, den), Ratios(b, den)
+
+        return ctx.shared(("sticky moments", self), (self.reels,), compute)
+
     def _mask(self, ctx: Context, cells: Cells) -> int:
         bits = cell_bits(ctx.game.reel_set(self.reels).rows)
         return sum(1 << (bits[r] + k) for r, k in set(cells))
 
     def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
         cells = _cells(entry)
-        if level != "mean":
-            msg = f"{self.name}: only the mean of sticky free spins is available yet"
+        if level == "distribution":
+            msg = f"{self.name}: the win distribution of sticky free spins is not available yet (its mean and σ are)"
             raise ModelError(msg)
         mask = self._mask(ctx, cells)
         every = ctx.shared(("sticky means", self), (self.reels,), lambda: self.mean_ratios(ctx, np.arange(1 << sum(
@@ -220,11 +280,17 @@ class StickyFreeSpins(EnteredSpins):
         end = len(set(cells)) + sum((p for i, p in enumerate(vals.land) if not mask >> i & 1), Fraction(0))
         facts: dict[str, Number] = {"sticky wilds at the start": Fraction(len(set(cells))), "sticky wilds at the end": end}
         method: Method = "exact" if ctx.precision == "exact" else "markov"
-        return StageLaw({(): Branch(Fraction(1), mean, top=self.top(ctx))}, {self.component: mean}, method, level, facts)
+        m2: Number | None = None
+        if level == "moments":
+            m2 = self.moments(ctx)[1][mask]
+            if ctx.precision != "exact":
+                m2 = float(m2)
+        return StageLaw({(): Branch(Fraction(1), mean, m2, top=self.top(ctx))}, {self.component: mean}, method, level,
+                        facts)
 
     def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
-        if level != "mean":
-            msg = f"{self.name}: only the mean of sticky free spins is available yet"
+        if level == "distribution":
+            msg = f"{self.name}: the win distribution of sticky free spins is not available yet (its mean and σ are)"
             raise ModelError(msg)
         vals = self.values(ctx)
         if held.rows != vals.rows:
@@ -240,7 +306,8 @@ class StickyFreeSpins(EnteredSpins):
             lf = np.array([float(p) for p in vals.land])
             bits = (held.masks[:, None] >> np.arange(len(lf))[None, :]) & 1
             cf = np.where(entered, counts, 0).astype(np.float64)
-            return HeldValues(np.where(entered, means.floats(), 0.0), None, self.top(ctx),
+            sq2 = np.where(entered, self.moments(ctx)[1].floats()[held.masks], 0.0) if level == "moments" else None
+            return HeldValues(np.where(entered, means.floats(), 0.0), sq2, self.top(ctx),
                               {"sticky wilds at the start": cf,
                                "sticky wilds at the end": np.where(entered, counts + lf.sum() - bits @ lf, 0.0)},
                               None, method)
@@ -252,11 +319,15 @@ class StickyFreeSpins(EnteredSpins):
         mean = Ratios(np.where(entered, means.num, 0).astype(object), means.den)
         start = Ratios(np.where(entered, counts, 0).astype(object), 1)
         end = Ratios(np.where(entered, counts.astype(object) * den + ends, 0).astype(object), den)
-        return HeldValues(mean, None, self.top(ctx), {"sticky wilds at the start": start, "sticky wilds at the end": end},
+        m2 = None
+        if level == "moments":
+            sq = self.moments(ctx)[1]
+            m2 = Ratios(np.where(entered, sq.num[held.masks], 0).astype(object), sq.den)
+        return HeldValues(mean, m2, self.top(ctx), {"sticky wilds at the start": start, "sticky wilds at the end": end},
                           None, method)
 
     def supported_level(self, game: Game) -> Level:
-        return "mean"
+        return "moments"
 
     # --- checks and the PAR sheet -------------------------------------------------------
     def terminates(self, ctx: Context) -> Termination:

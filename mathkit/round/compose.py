@@ -37,6 +37,7 @@ from ..errors import ModelError, located
 from ..features.base import Block, FeatureStats, modified
 from ..figures import FeatureSection, Method, weakest
 from ..game import Feature, Game
+from ..pairs import PairTables, SplitTables
 from ..stage import (
     Branch,
     Drawn,
@@ -47,6 +48,7 @@ from ..stage import (
     LineTable,
     Number,
     Outcome,
+    Overlay,
     PlayLaw,
     Precision,
     Spin,
@@ -113,6 +115,13 @@ def _stage(engine: Engine, model: Spin, seqs: Sequence[Block], level: Level, lab
             acc[key] = acc.get(key, 0) + w
         return StageLaw({k: Branch(Fraction(w, cycle), top=bound) for k, w in acc.items()},  # type: ignore[misc]
                         comps, "exact", level)
+    if level == "moments" and isinstance(model, Overlay):
+        weights, cycle = engine.digit_law(model, names)
+        m2 = engine.overlay_m2(model)
+        if len(weights) == 1 and m2 is not None:  # one ending: its moments from the line-pair tables
+            key = key_of(next(iter(weights)))
+            return StageLaw({key: Branch(Fraction(1), sum(comps.values(), Fraction(0)), m2, top=bound)},  # type: ignore[dict-item]
+                            comps, "exact", level)
     joint = engine.joint(model, names)
     return StageLaw(_branches(joint, names, key_of, level), comps, "exact", level)  # type: ignore[arg-type]
 
@@ -504,6 +513,12 @@ class RoundEngine:
 
     def win_bound(self, model: Spin) -> int:
         return self.engine.win_bound(model)
+
+    def pair_table(self, model: SpinModel, symbol: str) -> PairTables:
+        return self.engine.pair_table(model, symbol)
+
+    def split_table(self, model: SpinModel, symbol: str, digits: tuple[str, ...]) -> SplitTables:
+        return self.engine.split_table(model, symbol, digits)
 
     def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
                   exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:

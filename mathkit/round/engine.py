@@ -30,6 +30,7 @@ from ..errors import ModelError, located
 from ..exact import SpinMaths
 from ..features.base import Block
 from ..game import Game
+from ..pairs import PairTables, SplitTables, pair_tables, split_tables
 from ..rtp import forced_line_credits, spin_rtp
 from ..stage import JointLaw, LineTable, Overlay, Precision, Spin, SpinModel, cell_bits
 from ..stops import StopTables, observed, stop_tables
@@ -407,6 +408,32 @@ class Engine:
             raise ModelError(msg)
         return self._spin_once(("line table", model, symbol), model.reels, compute)
 
+    def pair_table(self, model: SpinModel, symbol: str) -> PairTables:
+        """Every pair of lines' Σ of ``w_l·w_l'`` over the cycle under every option of forced ``symbol`` cells (no enumeration)."""
+        def compute() -> PairTables:
+            t = self.tables(model)
+            st = self.stops(model)
+            if model.line_multiplier != 1:
+                msg = f"spin {model}: line-pair tables are for spins without a line multiplier"
+                raise ModelError(msg)
+            return pair_tables(t, st, list(t.names).index(dict(model.remap).get(symbol, symbol)))
+
+        if self._game.pay_mode != "lines" or self._game.scatter_pays:
+            msg = f"spin {model}: second moments from line pairs need a lines game without scatter pays"
+            raise ModelError(msg)
+        return self._spin_once(("pair table", model, symbol), model.reels, compute)
+
+    def split_table(self, model: SpinModel, symbol: str, digits: tuple[str, ...]) -> SplitTables:
+        """Every line's credits with ``symbol`` cells forced, split by what each reel ``r`` shows of observation
+        ``digits[r]`` (one digit per reel, e.g. ``SYMBOL@r``)."""
+        def compute() -> SplitTables:
+            t = self.tables(model)
+            st = self.stops(model, digits)
+            obs = tuple(o[:, st.index(d)] for o, d in zip(st.obs, digits, strict=True))
+            return split_tables(t, st, list(t.names).index(dict(model.remap).get(symbol, symbol)), obs)
+
+        return self._spin_once(("split table", model, symbol, digits), model.reels, compute)
+
     # --- random overlays ------------------------------------------------------------------------
     def _overlay_means(self, o: Overlay) -> dict[str, Fraction]:
         plain = self.means(o.model)
@@ -427,6 +454,23 @@ class Engine:
             for c, v in self.means(o.forced(i)).items():
                 acc[c] = acc.get(c, Fraction(0)) + w * v
         return {c: v / o.total for c, v in acc.items()}
+
+    def overlay_m2(self, o: Overlay) -> Fraction | None:
+        """E[W²] of a random overlay's spin from the line-pair tables (no enumeration), where only its lines pay."""
+        plain = self.means(o.model)
+        if (self._game.pay_mode != "lines" or self._game.scatter_pays or o.model.extra or o.model.products
+                or any(v != 0 for c, v in plain.items() if c != "lines") or self._game.symbol(o.symbol).is_scatter
+                or o.model.line_multiplier != 1):
+            return None
+
+        def compute() -> Fraction:
+            pt = self.pair_table(o.model, o.symbol)
+            bits = cell_bits(pt.rows)
+            masks = np.array([sum(1 << (bits[r] + k) for r, k in set(cells)) for cells in o.placements], dtype=np.int64)
+            total = sum(int(w) * int(x) for w, x in zip(o.weights, pt.masks_m2(masks).tolist(), strict=True))
+            return Fraction(total, pt.cycle * o.total)
+
+        return self._spin_once(("overlay m2", o), o.reels, compute)
 
     def _overlay_digit_law(self, o: Overlay, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
         n_reels = self._game.reel_set(o.reels).n_reels
