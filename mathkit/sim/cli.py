@@ -72,7 +72,7 @@ def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
 
     par = build_sheet(game, reels, lines=lines, coins=coins)
     got = _par_figures(par, tuple(f.name for f in game.features if f.role == "sequence"))
-    sd_fig = getattr(par, "sd", None)
+    sd_fig = getattr(par, "sd", None) or par.sd_moments  # a sheet of the round's moments has σ too
     if sd_fig is not None:
         got["sd"] = sd_fig  # σ itself is checked when it is exact or a Markov solve
     kept = {k: f for k, f in got.items() if f.method != "sampled"}
