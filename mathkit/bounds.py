@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 from .errors import GameError, LimitError
 from .game import Game
+from .ordered import where as entry_field
 
 __all__ = [
     "MAX_COINS",
@@ -151,8 +152,8 @@ def _culprit(game: Game, line_top: int, scatter_top: int) -> str:
         return "bet"
     e = max(game.line_pays, key=lambda p: max((max(v) for _, v in p.pays), default=0))
     k = max(e.pays, key=lambda kv: max(kv[1]))[0]
-    mixed = e.symbols != (e.name,)
-    return f"mixed.{e.name}.pays.{k}" if mixed else f"paytable.{e.name}.{k}"
+    mixed = e.symbols != (e.name,) or e.ordered
+    return f"{entry_field(e)}.pays.{k}" if mixed else f"paytable.{e.name}.{k}"
 
 
 def check_win(credits: int, field: str, what: str, fix: str) -> None:

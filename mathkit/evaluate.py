@@ -23,6 +23,9 @@ Rules
   the runs it is part of exactly as a wild's multiplier does; an entry declared ``flat``
   (like a wild's own combination) is never multiplied.  The highest of the multiplied
   pays is the line's.
+* A reel-ordered entry (:mod:`mathkit.ordered`) names what counts per reel: the
+  kernels read *line ids* (``PayTables.reel_ids``), one per (reel, symbol), and
+  the same rules apply.
 """
 
 from __future__ import annotations
@@ -220,7 +223,7 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
                 wins.append(LineWin(-1, t.entries[e], int(t.key[e, n]), win, ways))
     else:
         for li in range(t.lines.shape[0]):
-            seq = np.array([ids[r, t.lines[li, r]] for r in range(t.n_reels)], dtype=np.int64)
+            seq = np.array([t.read_on(r, ids[r, t.lines[li, r]]) for r in range(t.n_reels)], dtype=np.int64)
             win, e, n = line_win(seq, t.match, t.pay, t.own, t.mult)
             if win:
                 wins.append(LineWin(li, t.entries[e], int(t.key[e, n]), int(win)))

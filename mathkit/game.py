@@ -197,6 +197,13 @@ class PayEntry:
         The counts whose values are one per coin option.  A count with more than one value
         is always one; a one-value list is one only when named here (a game with a single
         coin option writes ``{ 3 = [5000] }``: 5000 credits at that option, not 5000 per coin).
+    reels
+        A reel-ordered combination (``[ordered.NAME]``): per reel, from reel 1, the symbols
+        that count on that reel ("red 7, white 7, blue 7 in that order"); ``symbols`` then
+        lists them all once.  Empty: ``symbols`` count alike on every reel.
+    reel_labels
+        For a reel-ordered combination: how the file names each reel's requirement (a symbol,
+        a mixed group's name, or an inline list written ``A|B``), for the PAR sheet.
     flat
         The entry is paid as declared, never multiplied by the multipliers of the symbols
         in its run (wilds' or multiplier symbols'): a flat jackpot for three "double"
@@ -216,6 +223,8 @@ class PayEntry:
     pays: tuple[tuple[int, tuple[int, ...]], ...]
     per_option: frozenset[int] = frozenset()
     flat: bool = False
+    reels: tuple[tuple[str, ...], ...] = ()
+    reel_labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         listed = frozenset(k for k, v in self.pays if len(v) > 1)
@@ -253,6 +262,41 @@ class PayEntry:
     @property
     def counts(self) -> tuple[int, ...]:
         return tuple(sorted(k for k, _ in self.pays))
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the entry is a reel-ordered combination (its symbols differ by reel)."""
+        return bool(self.reels)
+
+    def members(self, reel: int) -> tuple[str, ...]:
+        """The symbols that count towards the entry on ``reel`` (0-based), wilds aside.
+
+        Examples
+        --------
+        >>> e = PayEntry("RWB", ("R", "W", "B"), ((3, (50,)),), reels=(("R",), ("W",), ("B",)))
+        >>> e.members(1), PayEntry("A", ("A",), ((3, (5,)),)).members(1)
+        (('W',), ('A',))
+        """
+        return self.reels[reel] if self.reels else self.symbols
+
+    def combination(self, count: int) -> str:
+        """How a PAR sheet names ``count`` of this entry: ``3 × BAR``, or for a reel-ordered one its reels in order.
+
+        Examples
+        --------
+        >>> e = PayEntry("RWB", ("R", "W", "B"), ((3, (50,)),), reels=(("R",), ("W",), ("B", "X")),
+        ...              reel_labels=("R", "W", "B|X"))
+        >>> e.combination(3), e.combination(2), PayEntry("A", ("A",), ((3, (5,)),)).combination(3)
+        ('RWB: R – W – B|X', 'RWB: R – W', '3 × A')
+        """
+        if not self.reels:
+            return f"{count} × {self.name}"
+        return f"{self.name}: {' – '.join(self.reel_names[:count])}"
+
+    @property
+    def reel_names(self) -> tuple[str, ...]:
+        """A reel-ordered entry's requirement per reel as the file names it (a symbol, a group, ``A|B``)."""
+        return self.reel_labels or tuple("|".join(m) for m in self.reels)
 
 
 ScatterUnit = Literal["total_bet", "line_bet"]

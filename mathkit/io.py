@@ -121,6 +121,14 @@ def _pays_out(entry: PayEntry) -> dict[str, Any]:
     return {str(k): (list(v) if entry.is_per_option(k) else v[0]) for k, v in entry.pays}
 
 
+def _reels_out(game: Game, entry: PayEntry) -> list[Any]:
+    """A reel-ordered entry's ``reels``: per reel its symbol, the mixed group it was named by, or a list."""
+    groups = {e.name: e.symbols for e in game.line_pays if not e.ordered}
+    labels = entry.reel_labels or ("",) * len(entry.reels)
+    return [label if groups.get(label, (label,)) == members else list(members)
+            for label, members in zip(labels, entry.reels, strict=True)]
+
+
 def _targets_out(game: Game) -> dict[str, Any]:
     t = game.targets
     out: dict[str, Any] = {}
@@ -180,11 +188,15 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     if game.paylines:
         out["paylines"] = [list(line) for line in game.paylines]
     out["paytable"] = {e.name: _pays_out(e) | ({"flat": True} if e.flat else {}) for e in game.line_pays
-                       if e.symbols == (e.name,)}
+                       if e.symbols == (e.name,) and not e.ordered}
     mixed = {e.name: {"symbols": list(e.symbols), "pays": _pays_out(e)} | ({"flat": True} if e.flat else {})
-             for e in game.line_pays if e.symbols != (e.name,)}
+             for e in game.line_pays if e.symbols != (e.name,) and not e.ordered}
     if mixed:
         out["mixed"] = mixed
+    ordered = {e.name: {"reels": _reels_out(game, e), "pays": _pays_out(e)} | ({"flat": True} if e.flat else {})
+               for e in game.line_pays if e.ordered}
+    if ordered:
+        out["ordered"] = ordered
     if game.scatter_pays:
         out["scatter_pays"] = {sp.symbol: {str(k): v for k, v in sp.pays} for sp in game.scatter_pays}
     if game.scatter_unit != "total_bet":

@@ -69,14 +69,14 @@ def automaton(t: PayTables) -> LineAutomaton:
         msg = "second moments with forced cells need wilds without multipliers"
         raise ModelError(msg)
     n_entries, n_reels = t.pay.shape[0], t.n_reels
-    masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_symbols)]
+    masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_ids)]
     pay = t.pay.tolist()
     states: list[tuple[int, int]] = [((1 << n_entries) - 1, 0)]
     steps = []
     sizes = [1]
     for r in range(n_reels):
         index: dict[tuple[int, int], int] = {}
-        step = np.zeros((len(states), t.n_symbols), dtype=np.int64)
+        step = np.zeros((len(states), t.n_ids), dtype=np.int64)
         for i, (alive, best) in enumerate(states):
             for s, m in enumerate(masks):
                 still = alive & m
@@ -214,7 +214,8 @@ def pair_tables(t: PayTables, st: StopTables, symbol: int) -> PairTables:
     sizes = list(a.sizes)
     for i in range(len(lines)):
         for j in range(i, len(lines)):
-            reels = [_options(st, r, (lines[i][r], lines[j][r]), symbol) for r in range(st.n_reels)]
+            reels = [_options(st, r, (lines[i][r], lines[j][r]), int(t.read_on(r, np.array(symbol))))  # its id on reel r
+                     for r in range(st.n_reels)]
             values[(i, j)] = _pass(a, step, a.pay, sizes, reels)
     rows = tuple(int(h) for h in st.rows.tolist())
     return PairTables(values, lines, rows, st.cycle)
@@ -259,6 +260,7 @@ def split_tables(t: PayTables, st: StopTables, symbol: int, obs: tuple[IntArray,
         reels = []
         for r in range(n):
             col, w = st.cols[r], st.weights[r]
-            reels.append([(0, col[:, line[r]], index[r], w), (1, np.full(len(w), symbol, dtype=np.int64), index[r], w)])
+            forced = np.full(len(w), int(t.read_on(r, np.array(symbol))), dtype=np.int64)  # its id on reel r
+            reels.append([(0, col[:, line[r]], index[r], w), (1, forced, index[r], w)])
         out.append(_pass(a, b_step, None, sizes, reels))
     return SplitTables(tuple(out), per_reel, lines, tuple(int(h) for h in st.rows.tolist()))

@@ -63,6 +63,8 @@ class EntryRow:
     hits: int
     probability: Figure
     rtp: Figure
+    combination: str = ""
+    """A reel-ordered combination's reels in order (``RWB: R7 – W7 – B7``); empty for others (``count × entry``)."""
 
     @property
     def one_in(self) -> float:
@@ -147,11 +149,13 @@ def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
     for e in base.components.entries:
         if e.component == "scatter":
             pay = scat[e.entry].pay(e.count) * base.tables.scatter_credits
+            named = ""
         else:
             pay = pays[e.entry].pay(e.count, base.coins, game.bet.coins.index(base.coins)
                                     if base.coins in game.bet.coins else None)
+            named = pays[e.entry].combination(e.count) if pays[e.entry].ordered else ""
         rows.append(EntryRow(e.component, e.entry, e.count, pay, e.hits,
-                             Figure.of(Fraction(e.hits, cycle)), Figure.of(Fraction(e.credits, cycle * bet))))
+                             Figure.of(Fraction(e.hits, cycle)), Figure.of(Fraction(e.credits, cycle * bet)), named))
     return tuple(rows)
 
 

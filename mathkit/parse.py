@@ -32,7 +32,8 @@ __all__ = ["CORE_KEYS", "TOP_KEYS", "game_from_dict"]
 
 CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
-    "reels", "paylines", "paytable", "mixed", "scatter_pays", "scatter_unit", "readings", "targets", "tuning",
+    "reels", "paylines", "paytable", "mixed", "ordered", "scatter_pays", "scatter_unit", "readings", "targets",
+    "tuning",
 )
 """Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
 TOP_KEYS = CORE_KEYS + tuple(KINDS)
@@ -219,7 +220,40 @@ def _parse_paytable(data: Mapping[str, Any], n_coins: int, symbols: tuple[str, .
                             fix=f"write flat = true under [mixed.{name}]")
         pays, per_option = _parse_pays(spec.get("pays"), f"{where}.pays", n_coins)
         entries.append(PayEntry(name, syms, pays, per_option, _flat(spec, where)))
+    groups = {e.name: e.symbols for e in entries if e.symbols != (e.name,)}
+    for name, spec in _table(data, "ordered", "").items():
+        entries.append(_parse_ordered(name, spec, n_coins, groups))
     return tuple(entries)
+
+
+def _parse_ordered(name: str, spec: Any, n_coins: int, groups: Mapping[str, tuple[str, ...]]) -> PayEntry:
+    """``[ordered.NAME]``: per reel a symbol, a mixed group's name or a list of symbols; and the pays."""
+    where = f"ordered.{name}"
+    if not isinstance(spec, dict):
+        raise GameError("expected a table with reels and pays", field=where,
+                        fix='write reels = ["SEVEN_RED", "SEVEN_WHITE", "SEVEN_BLUE"] and pays = { 3 = 100 }')
+    _check_keys(spec, ("reels", "pays", "flat"), where)
+    if "reels" not in spec:
+        raise GameError("missing reels", field=f"{where}.reels",
+                        fix="give per reel, from reel 1, the symbol, mixed group or [list of symbols] it needs")
+    per_reel, labels = [], []
+    for r, item in enumerate(_list(spec["reels"], f"{where}.reels")):
+        field = f"{where}.reels[{r}]"
+        if not isinstance(item, list | str):
+            raise GameError(f"expected a symbol, a mixed group's name or a list of symbols, got {item!r}", field=field,
+                            fix='write e.g. "SEVEN_RED", "ANY_RED" or ["SEVEN_RED", "BAR1"]')
+        if isinstance(item, list):
+            members = tuple(_str(s, f"{field}[{i}]") for i, s in enumerate(item))
+            labels.append("|".join(members))
+        else:
+            label = _str(item, field)
+            members = groups.get(label, (label,))
+            labels.append(label)
+        per_reel.append(members)
+    pays, per_option = _parse_pays(spec.get("pays"), f"{where}.pays", n_coins)
+    symbols = tuple(dict.fromkeys(s for m in per_reel for s in m))
+    return PayEntry(name, symbols, pays, per_option, _flat(spec, where), reels=tuple(per_reel),
+                    reel_labels=tuple(labels))
 
 
 def _parse_scatter_pays(data: Mapping[str, Any]) -> tuple[ScatterPay, ...]:

@@ -91,7 +91,8 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         },
         "paytable": [
             {"component": e.component, "entry": e.entry, "count": e.count, "pay": e.pay, "hits": e.hits,
-             "probability": e.probability.value, "rtp": e.rtp.value, "rtp_exact": e.rtp.exact_str()}
+             "probability": e.probability.value, "rtp": e.rtp.value, "rtp_exact": e.rtp.exact_str(),
+             "combination": e.combination or f"{e.count} × {e.entry}"}
             for e in par.entries
         ],
         "symbol_counts": {rs: {name: list(c) for name, c in rows} for rs, rows in par.symbol_counts.items()},
@@ -242,11 +243,13 @@ def _distribution_text(par: ParSheet, w: list[str]) -> None:
 def _tables_text(par: RoundSheet, w: list[str]) -> None:
     g = par.game
     w.append("Paytable")
-    w.append(f"  {'component':<9} {'combination':<18} {'pay':>8} {'hits':>14} {'probability':>12} "
+    named = [e.combination or f"{e.count} × {e.entry}" for e in par.entries]
+    cw = max([18, *(len(n) for n in named)])  # reel-ordered combinations read longer
+    w.append(f"  {'component':<9} {'combination':<{cw}} {'pay':>8} {'hits':>14} {'probability':>12} "
              f"{'1 in':>14} {'RTP':>11}")
-    for e in par.entries:
+    for e, name in zip(par.entries, named, strict=True):
         odds = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
-        w.append(f"  {e.component:<9} {f'{e.count} × {e.entry}':<18} {e.pay:>8} {e.hits:>14,} "
+        w.append(f"  {e.component:<9} {name:<{cw}} {e.pay:>8} {e.hits:>14,} "
                  f"{e.probability.value:>12.6g} {odds:>14} {pct(e.rtp.value, 4):>11}")
     unit = "the line bet (coins per line)" if g.scatter_unit == "line_bet" else "the total bet"
     w.append("  (pay: credits at this bet before multipliers; line hits count (outcome, line) pairs"
@@ -311,10 +314,10 @@ def par_to_csv(par: RoundSheet) -> str:
         for k, f in par.sessions.figures:
             out.writerow(["sessions", k, f.value, f.exact_str() or "", f.method])
     out.writerow([])
-    out.writerow(["component", "entry", "count", "pay", "hits", "probability", "rtp", "rtp_exact"])
+    out.writerow(["component", "entry", "count", "pay", "hits", "probability", "rtp", "rtp_exact", "combination"])
     for e in par.entries:
         out.writerow([e.component, e.entry, e.count, e.pay, e.hits, e.probability.value, e.rtp.value,
-                      e.rtp.exact_str()])
+                      e.rtp.exact_str(), e.combination or f"{e.count} × {e.entry}"])
     return buf.getvalue()
 
 

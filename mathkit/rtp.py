@@ -105,7 +105,7 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
     tail = [1] * (n_reels + 1)
     for r in range(n_reels - 1, -1, -1):
         tail[r] = tail[r + 1] * totals[r]
-    masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_symbols)]
+    masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_ids)]
     mult = t.mult.tolist()
     present = [[(masks[s], mult[s], s, w) for s, w in enumerate(c) if w] for c in counts]
     leaves: list[tuple[int, ...]] = []
@@ -141,14 +141,14 @@ def _lines(t: PayTables, st: StopTables) -> list[EntryHits]:
     counts: list[list[list[int]]] = []
     klass: list[list[int]] = []
     if st.rotations:  # every row of a reel shows its strip's counts: one walk serves every line
-        counts = [[row_counts(st, t.n_symbols, r, 0)] for r in range(n_reels)]
+        counts = [[row_counts(st, t.n_ids, r, 0)] for r in range(n_reels)]
         klass = [[0] * int(st.cols[r].shape[1]) for r in range(n_reels)]
     for r in range(n_reels if not st.rotations else 0):
         seen: dict[tuple[int, ...], int] = {}
         rows: list[list[int]] = []
         per_row = []
         for row in range(int(st.cols[r].shape[1])):
-            c = row_counts(st, t.n_symbols, r, row)
+            c = row_counts(st, t.n_ids, r, row)
             per_row.append(seen.setdefault(tuple(c), len(seen)))
             if per_row[-1] == len(rows):
                 rows.append(c)
@@ -179,13 +179,14 @@ def forced_line_credits(t: PayTables, st: StopTables, symbol: int) -> tuple[tupl
     """
     n_reels = st.n_reels
     totals = [int(w.sum()) for w in st.weights]
-    point = [[totals[r] if s == symbol else 0 for s in range(t.n_symbols)] for r in range(n_reels)]
+    at = [int(t.read_on(r, np.array(symbol))) for r in range(n_reels)]  # the line id the symbol reads as on each reel
+    point = [[totals[r] if s == at[r] else 0 for s in range(t.n_ids)] for r in range(n_reels)]
     rows: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def counts_at(r: int, row: int) -> tuple[int, ...]:
         key = (r, 0 if st.rotations else row)
         if key not in rows:
-            rows[key] = tuple(row_counts(st, t.n_symbols, r, key[1]))
+            rows[key] = tuple(row_counts(st, t.n_ids, r, key[1]))
         return rows[key]
 
     walks: dict[tuple[tuple[int, ...], ...], int] = {}

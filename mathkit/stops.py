@@ -47,6 +47,7 @@ import numpy.typing as npt
 
 from .errors import ModelError
 from .game import Game
+from .ordered import line_ids
 from .stage import CountOf, Digit, RowsOf, SpinModel, builtin_digit
 
 __all__ = ["StopTables", "observed", "stop_tables"]
@@ -63,7 +64,8 @@ class StopTables:
     name
         The reel set they come from.
     cols
-        ``cols[r][i, k]``: the symbol id the line rule reads in row ``k`` when reel ``r`` stops at ``i``.
+        ``cols[r][i, k]``: the symbol id the line rule reads in row ``k`` when reel ``r`` stops at ``i``
+        (a line id, :func:`mathkit.ordered.line_ids`, in a game with reel-ordered entries).
     weights
         ``weights[r][i]``: the weight of that stop.
     digits
@@ -267,6 +269,7 @@ def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
     for reel, row, sym in model.forced:
         forced.setdefault(reel, []).append((row, sid[sym]))
     cols, weights, obs, extra, stops = [], [], [], [], []
+    lid = line_ids(game)
     for r, strip in enumerate(rs.strips):
         height = rs.rows[r] if model.rows is None else model.rows
         n = len(strip)
@@ -289,6 +292,7 @@ def stop_tables(game: Game, model: SpinModel, digits: Sequence[str] = (),
         for _label, name, unit in model.extra:
             x += o[:, wanted.index(name)] * unit
         col = remap[col] if model.remap else col
+        col = lid[r][col] if lid is not None else col  # reel-ordered entries: the line rule reads (reel, symbol) ids
         here = [(name, values) for reel, name, values in model.restrict if reel == r]
         if not here:
             cols.append(col)

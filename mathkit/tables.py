@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from .bounds import check_bet
 from .game import Game, ReelSet
+from .ordered import ordered_ids
 
 __all__ = ["PayTables", "ReelArrays", "pay_tables", "reel_arrays"]
 
@@ -37,7 +38,9 @@ class PayTables:
         Pay entry names, in paytable order (ties between entries go to the first).
     match
         ``match[e, s]``: symbol ``s`` counts towards entry ``e`` (itself, a group member, or a
-        wild substituting for one).
+        wild substituting for one).  ``s`` is a *line id* (:attr:`reel_ids`): in a game with
+        reel-ordered entries one per (reel, symbol), so an entry may need a different symbol
+        on each reel (:mod:`mathkit.ordered`).
     pay
         ``pay[e, n]``: credits for a run of ``n`` at the chosen coins (0 where nothing is paid).
     key
@@ -60,6 +63,9 @@ class PayTables:
         game pays scatters per line bet (:meth:`mathkit.game.Game.scatter_credits`).
     ways
         Whether the game pays ways rather than lines.
+    reel_ids
+        ``reel_ids[r, s]``: the line id symbol ``s`` reads as on reel ``r`` (``s`` itself unless the
+        game has reel-ordered entries); the window's symbols go through it before the line rule.
     """
 
     names: tuple[str, ...]
@@ -76,10 +82,20 @@ class PayTables:
     total_bet: int
     ways: bool
     scatter_credits: int
+    reel_ids: IntArray | None = None
 
     @property
     def n_symbols(self) -> int:
         return len(self.names)
+
+    @property
+    def n_ids(self) -> int:
+        """Number of line ids, the width of :attr:`match` (``n_symbols`` unless reel-ordered entries need more)."""
+        return int(self.match.shape[1])
+
+    def read_on(self, reel: int, ids: IntArray) -> IntArray:
+        """The line ids the symbols ``ids`` read as on ``reel`` (0-based)."""
+        return ids if self.reel_ids is None else self.reel_ids[reel][ids]
 
     @property
     def n_reels(self) -> int:
@@ -88,7 +104,7 @@ class PayTables:
     @cached_property
     def scatter_of(self) -> IntArray:
         """``scatter_of[s]``: index into ``scatter_ids`` of symbol ``s``, or -1."""
-        out = np.full(self.n_symbols, -1, dtype=np.int64)
+        out = np.full(self.n_ids, -1, dtype=np.int64)
         for k, s in enumerate(self.scatter_ids):
             out[s] = k
         return out
@@ -138,35 +154,36 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
 @lru_cache(maxsize=64)
 def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatter_credits: int) -> PayTables:
     symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels = rules
+    reel_ids = ordered_ids(symbols, line_pays, n_reels)
     names = tuple(s.name for s in symbols)
     sid = {n: i for i, n in enumerate(names)}
     kinds = {s.name: s for s in symbols}
     coin_opts = bet.coins
     coin_index = coin_opts.index(c) if c in coin_opts else None
     n_entries = len(line_pays)
-    match = np.zeros((n_entries, len(names)), dtype=np.bool_)
+    lid = reel_ids if reel_ids is not None else np.tile(np.arange(len(names), dtype=np.int64), (n_reels, 1))
+    match = np.zeros((n_entries, int(lid.max(initial=0)) + 1), dtype=np.bool_)
     pay = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
     key = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
     own = np.zeros(n_entries, dtype=np.bool_)
     wilds = [s for s in symbols if s.is_wild]
     for e, entry in enumerate(line_pays):
-        members = set(entry.symbols)
-        for s in entry.symbols:
-            match[e, sid[s]] = True
-        if len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild:
-            own[e] = True
-        else:
-            own[e] = entry.flat
-            for w in wilds:
+        wild_own = len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild
+        own[e] = wild_own or entry.flat
+        for r in range(n_reels):  # what counts on reel r: the reel's members, and the wilds substituting for one
+            members = set(entry.members(r))
+            for s in members:
+                match[e, lid[r, sid[s]]] = True
+            for w in wilds if not wild_own else ():
                 if members & set(w.substitutes):
-                    match[e, sid[w.name]] = True
+                    match[e, lid[r, sid[w.name]]] = True
         for n in range(1, n_reels + 1):
             pay[e, n] = entry.pay(n, c, coin_index)
             key[e, n] = max((k for k in entry.counts if k <= n), default=0)
-    mult = np.ones(len(names), dtype=np.int64)
-    for sym in symbols:  # wilds and multiplier symbols (1 elsewhere)
+    mult = np.ones(match.shape[1], dtype=np.int64)
+    for sym in symbols:  # wilds and multiplier symbols (1 elsewhere), on every reel
         if sym.is_wild or sym.is_multiplier:
-            mult[sid[sym.name]] = sym.multiplier
+            mult[lid[:, sid[sym.name]]] = sym.multiplier
     # every scatter symbol is counted (a trigger may have no pays of its own), in symbol order
     scatter_names = [s.name for s in symbols if s.is_scatter]
     pays_of = {sp.symbol: sp for sp in scatter_pays}
@@ -201,6 +218,7 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
         total_bet=bet.total_bet(n_lines, c),
         ways=pay_mode == "ways",
         scatter_credits=scatter_credits,
+        reel_ids=reel_ids,
     )
 
 

@@ -15,6 +15,8 @@ from collections import Counter
 from .bounds import check_game
 from .errors import GameError
 from .game import Game
+from .ordered import check_ordered
+from .ordered import where as ordered_where
 
 __all__ = ["validate_game"]
 
@@ -131,9 +133,12 @@ def _check_pays(game: Game) -> None:
     entry_names = Counter(e.name for e in game.line_pays)
     for e in game.line_pays:
         mixed = e.symbols != (e.name,)
-        where = f"mixed.{e.name}" if mixed else f"paytable.{e.name}"
+        where = ordered_where(e)
         if entry_names[e.name] > 1:
             raise GameError("pay entry declared twice", field=where, fix="merge the two entries")
+        if e.ordered:
+            check_ordered(game, e)
+            mixed = False  # its symbols are checked per reel; its pays are checked as every entry's
         if mixed and game.pay_mode == "ways":
             raise GameError("mixed combinations are not supported in ways games", field=where)
         if e.flat and game.pay_mode == "ways":
@@ -161,7 +166,7 @@ def _check_pays(game: Game) -> None:
                 raise GameError(f"wild {sym!r} in a mixed combination", field=f"{where}.symbols",
                                 fix="wilds join mixed combinations by substitution; list regular symbols only")
         counts = [k for k, _ in e.pays]
-        at = f"{where}.pays" if mixed else where
+        at = f"{where}.pays" if mixed or e.ordered else where
         if len(set(counts)) != len(counts):
             raise GameError("a count is listed twice", field=at)
         for k, values in e.pays:

@@ -20,6 +20,8 @@ The rules (as stated in :mod:`mathkit.evaluate`)
 * Ways: for each entry, the ways are the product, over consecutive reels from
   reel 1, of the number of window positions counting towards it (a wild with
   multiplier m counts as m positions); every entry pays independently.
+* A reel-ordered entry names per reel the symbols that count on that reel; a
+  wild counts on a reel when it substitutes for one of that reel's symbols.
 * A scatter counts anywhere in the window and pays, for the largest declared
   count not above the count shown, that multiple of the total bet — or of the
   line bet (the coins per line) when the game says ``scatter_unit = "line_bet"``.
@@ -132,12 +134,19 @@ class _Rules:
         """The entry is paid without multipliers: a wild's own combination, or declared flat."""
         return entry.flat or self.is_own(entry)
 
-    def counts_towards(self, entry: PayEntry, name: str) -> bool:
-        if name in entry.symbols:
+    def counts_towards(self, entry: PayEntry, name: str, reel: int) -> bool:
+        """Whether symbol ``name`` on ``reel`` (0-based) counts towards ``entry``.
+
+        A reel-ordered entry lists in ``entry.reels[reel]`` the symbols it needs on that reel;
+        a wild counts there when it substitutes for one of them.  Other entries need
+        ``entry.symbols`` on every reel.
+        """
+        needed = entry.reels[reel] if entry.reels else entry.symbols
+        if name in needed:
             return True
         if self.kind[name] != "wild" or self.is_own(entry):
             return False
-        return any(member in self.substitutes[name] for member in entry.symbols)
+        return any(member in self.substitutes[name] for member in needed)
 
     def pay(self, entry: PayEntry, count: int) -> int:
         """Credits for a run of ``count`` at this coin option (before multipliers).
@@ -159,8 +168,8 @@ class _Rules:
         for entry in self.game.line_pays:
             run = 0
             mult = 1
-            for name in seq:
-                if not self.counts_towards(entry, name):
+            for reel, name in enumerate(seq):
+                if not self.counts_towards(entry, name, reel):
                     break
                 run += 1
                 mult *= self.multiplier[name]
@@ -177,8 +186,8 @@ class _Rules:
         for entry in self.game.line_pays:
             ways = 1
             run = 0
-            for column in window:
-                here = sum(self.multiplier[name] for name in column if self.counts_towards(entry, name))
+            for reel, column in enumerate(window):
+                here = sum(self.multiplier[name] for name in column if self.counts_towards(entry, name, reel))
                 if here == 0:
                     break
                 ways *= here

@@ -52,33 +52,49 @@ if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium (apt-get install -y chromium)",
                 allow_module_level=True)
 
-# Times one edit inside the page: the symbol picker's change event → the RTP label's text changes, and → σ and the
-# hit frequency (the PAR sheet: distribution and plots) shown, i.e. their labels marked stale by the edit and then fresh.
-ROUND_TRIP_JS = """async (symbol) => {
+# Times one edit inside the page: the symbol picker's change event → the RTP label's text changes; → σ and the hit
+# frequency (the PAR sheet) shown, i.e. their labels marked stale by the edit and then fresh again (read from the
+# mutation records' old values: the two class changes may reach the page in one batch); → the distribution panel's
+# title in the plot (SVG) shows ``plot`` (the PAR sheet drawn; -2 when the edit leaves that title as it was).
+ROUND_TRIP_JS = """async ([symbol, plot]) => {
   const pick = document.querySelector('.mk-grid-symbol select'), rtp = document.querySelector('.mk-rtp');
-  const before = rtp.textContent, t0 = performance.now(), out = {rtp: -1, sd: -1, par: -1};
+  const title = () => [...document.querySelectorAll('.mk-figures .annotation-text')].map((e) => e.textContent)
+    .find((t) => t.startsWith('P(win')) || '';
+  const before = rtp.textContent, t0 = performance.now(), out = {rtp: -1, sd: -1, par: -1, plot: -1};
+  const limit = 60000;
   const fresh = (sel, key) => new Promise((resolve) => {
     const el = document.querySelector(sel);
     let seenStale = false;
-    const check = () => {
-      if (el.classList.contains('mk-stale')) { seenStale = true; return; }
-      if (seenStale && out[key] < 0) { out[key] = performance.now() - t0; obs.disconnect(); resolve(); }
-    };
-    const obs = new MutationObserver(check);
-    obs.observe(el, {attributes: true, attributeFilter: ['class']});
-    setTimeout(() => { obs.disconnect(); resolve(); }, 60000);
+    const obs = new MutationObserver((records) => {
+      for (const r of records) {
+        if (el.classList.contains('mk-stale') || (r.oldValue || '').includes('mk-stale')) seenStale = true;
+      }
+      if (seenStale && !el.classList.contains('mk-stale')) { out[key] = performance.now() - t0; obs.disconnect(); resolve(); }
+    });
+    obs.observe(el, {attributes: true, attributeFilter: ['class'], attributeOldValue: true});
+    setTimeout(() => { obs.disconnect(); resolve(); }, limit);
   });
   const label = new Promise((resolve) => {
     const obs = new MutationObserver(() => {
       if (rtp.textContent !== before) { out.rtp = performance.now() - t0; obs.disconnect(); resolve(); }
     });
     obs.observe(rtp, {subtree: true, childList: true, characterData: true});
-    setTimeout(() => { obs.disconnect(); resolve(); }, 30000);
+    setTimeout(() => { obs.disconnect(); resolve(); }, limit);
   });
-  const waits = [label, fresh('.mk-sd', 'sd'), fresh('.mk-hit', 'par')];
+  const drawn = title() === plot ? Promise.resolve(out.plot = -2) : new Promise((resolve) => {
+    const fig = document.querySelector('.mk-figures');
+    const obs = new MutationObserver(() => {
+      if (title() === plot) { out.plot = performance.now() - t0; obs.disconnect(); resolve(); }
+    });
+    obs.observe(fig, {subtree: true, childList: true, characterData: true, attributes: true});
+    setTimeout(() => { obs.disconnect(); resolve(); }, limit);
+  });
+  const waits = [label, fresh('.mk-sd', 'sd'), fresh('.mk-hit', 'par'), drawn];
   pick.value = symbol;
   pick.dispatchEvent(new Event('change', {bubbles: true}));
   await Promise.all(waits);
+  out.progress = document.querySelector('.mk-progress').textContent;
+  out.titles = [...document.querySelectorAll('.mk-figures .annotation-text')].map((e) => e.textContent).join(' | ');
   return out;
 }"""
 
@@ -287,40 +303,49 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     assert f'  "{" ".join(saved.reel_set().strips[0])}",' in added  # reel 1's cell edit is in the file
 
 
-def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, float]]:
-    """``n`` grid edits on reel 2 (a low symbol becomes DRAGON), each timed in the page; checks every RTP.
+def distribution_title(game: Game) -> str:
+    """The distribution panel's title for ``game`` (its hit frequency from the exact PAR sheet)."""
+    from mathkit.par import build_par
 
-    Each edit's times (ms): ``rtp`` (the label), ``sd`` (σ shown), ``par`` (the PAR sheet: hit frequency,
-    distribution, plots); -1 when not seen (recorded, not asserted: the issue's ≤ 1 s σ
-    target is reported).  The next edit comes once the PAR sheet is in, as a designer reads it.
+    return f"P(win ≥ x × bet) (P(no win) = {float(1 - build_par(game).hit_frequency.value):.4f})"
+
+
+def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, Any]]:
+    """``n`` grid edits on reel 2 (a low symbol becomes DRAGON), each timed in the page.
+
+    Each edit's times (ms): ``rtp`` (the label), ``sd`` (σ shown), ``par`` (the PAR sheet: the hit frequency
+    label), ``plot`` (the distribution panel redrawn with this edit's hit frequency; -2 when it did not change).
+    Every edit must show its RTP, σ, hit frequency and plot within 60 s (a generous limit for a loaded machine:
+    a PAR sheet that does not arrive fails the test); the RTP and the hit frequency shown are checked against the
+    engine.  The next edit comes once the sheet is in, as a designer reads it.
     """
     from playwright.sync_api import expect
+
+    from mathkit.par import build_par
+    from mathkit.workbench import views
 
     strip = list(game.reel_set().strips[1])
     stops = [i for i, s in enumerate(strip) if s in ("NINE", "TEN", "JACK", "QUEEN", "KING")][:n]
     times = []
     for stop in stops:
         pick_stop(page, 1, stop, strip[stop])
-        t = page.evaluate(ROUND_TRIP_JS, "DRAGON")
-        assert t["rtp"] >= 0, f"the RTP label did not change within 30 s (stop {stop})"
         strip[stop] = "DRAGON"
-        expect(page.locator(".mk-rtp")).to_have_text(f"RTP {pct6(rtp_of(with_strip(game, 1, strip)))}")
+        edited = with_strip(game, 1, strip)
+        par = build_par(edited)
+        t = page.evaluate(ROUND_TRIP_JS, ["DRAGON", distribution_title(edited)])
+        for key, what in (("rtp", "RTP label"), ("sd", "σ"), ("par", "PAR sheet (hit frequency)"),
+                          ("plot", "distribution plot")):
+            assert t[key] != -1, f"edit of stop {stop}: the {what} did not reach the page within 60 s ({t})"
+        expect(page.locator(".mk-rtp")).to_have_text(f"RTP {pct6(rtp_of(edited))}")
+        expect(page.locator(".mk-hit")).to_have_text(views.hit_text(par))
         times.append(t)
-        # the next edit once the PAR sheet is in (or after 60 s: the sheet not reaching the page is issue 16's
-        # open defect, reported in the printed times as par = -1, not hidden)
-        # after a first miss the sheet is not waited for long again (the test stays within its time limit)
-        t["par_shown"] = float(_wait_fresh(page, 20 if all(x.get("par_shown", 1) for x in times) else 5))
+        _wait_fresh(page)
     return times
 
 
-def _wait_fresh(page: Any, seconds: float = 60) -> bool:
-    """Wait until no PAR label is greyed out as stale; ``False`` if one still is after ``seconds``."""
-    try:
-        page.wait_for_function("() => !document.querySelector('.mk-sd.mk-stale, .mk-hit.mk-stale')",
-                               timeout=seconds * 1000)
-    except Exception:  # playwright's TimeoutError: recorded by the caller's times (par = -1)
-        return False
-    return True
+def _wait_fresh(page: Any, seconds: float = 60) -> None:
+    """Wait until no slow figure is greyed out as stale (∂RTP follows the PAR sheet)."""
+    page.wait_for_function("() => !document.querySelector('.mk-stale')", timeout=seconds * 1000)
 
 
 def test_voila_workbench_round_trip(voila_url: str, page: Any) -> None:
@@ -331,6 +356,38 @@ def test_voila_workbench_round_trip(voila_url: str, page: Any) -> None:
     page.screenshot(path=str(OUT / "voila-workbench.png"), full_page=True)
     drive_workbench(page, games, "voila")
     print(f"\nVoilà round trip (grid, paste, pay, undo, tune, compare, save): {time.monotonic() - t0:.1f} s")
+
+
+@pytest.mark.xfail(strict=False, reason="issue 16, open and intermittent: some page loads' plotly views ignore the "
+                   "figure's in-place updates (the kernel sends _py2js_update to the page, the view never answers with "
+                   "_js2py_*); seen in Voilà and once in Lab's round trip; other loads follow every edit")
+def test_voila_plot_follows_an_edit(voila_url: str, page: Any) -> None:
+    """In Voilà the plots follow each edit (on some page loads they stay as first drawn while the labels update).
+
+    On such a load the kernel sends each update to the page (seen in the websocket frames: ``_last_trace_edit_id``,
+    ``_py2js_update``), but the view neither redraws nor answers with ``_js2py_*`` as it does when it works.
+    """
+    from playwright.sync_api import expect
+
+    games = Path(voila_url_games(voila_url))
+    game = load_game(games / "benchmark_5x3.toml")
+    page.goto(voila_url + "bench.ipynb", wait_until="commit")
+    wait_ready(page, pct6(component_rtp(game).rtp()))
+    strip = list(game.reel_set().strips[0])
+    figures = page.locator(".mk-figures")
+    times = []
+    for stop in [i for i, s in enumerate(strip) if s != "H1"][:3]:
+        pick_stop(page, 0, stop, strip[stop])
+        strip[stop] = "H1"
+        edited = with_strip(game, 0, strip)
+        t = page.evaluate(ROUND_TRIP_JS, ["H1", distribution_title(edited)])
+        assert t["par"] >= 0 and t["plot"] != -1, f"edit of stop {stop}: the PAR sheet or its plot did not follow ({t})"
+        total = float(component_rtp(edited).rtp())
+        expect(figures).to_contain_text(f"RTP by component (total {total:.4%})", timeout=30_000)
+        expect(figures).to_contain_text(distribution_title(edited), timeout=30_000)
+        times.append(t)
+    print("\nVoilà, benchmark game, 3 grid edits:")
+    print_times(times)
 
 
 _GAMES: dict[str, str] = {}
@@ -413,13 +470,22 @@ def test_lab_dynasty_edit_latency(lab_url: tuple[str, Path], page: Any) -> None:
     shown = time.monotonic()
     times = timed_edits(page, game, 10)
     page.screenshot(path=str(OUT / "lab-dynasty.png"))
-    med = {k: statistics.median(t[k] for t in times) for k in ("rtp", "sd", "par")}
-    print(f"\nJupyterLab, Dynasty: notebook open + run {opened:.1f} s; 10 grid edits ({time.monotonic() - shown:.1f} s)")
-    for key, what in (("rtp", "RTP label"), ("sd", "σ"), ("par", "PAR sheet (hit frequency, distribution, plots)")):
-        print(f"  edit → {what}: {', '.join(f'{t[key]:.0f}' for t in times)} ms; median {med[key]:.0f} ms")
-    missed = sum(1 for t in times if not t["par_shown"])
-    print(f"  PAR sheet not shown within 60 s after {missed} of {len(times)} edits (issue 16: open)")
+    print(f"\nJupyterLab, Dynasty: notebook open + run {opened:.1f} s; 10 grid edits ({time.monotonic() - shown:.1f} s)"
+          f"; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    med = print_times(times)
     assert med["rtp"] <= 300, f"median edit → RTP label {med['rtp']:.0f} ms in JupyterLab (limit 300 ms)"
+
+
+def print_times(times: list[dict[str, Any]]) -> dict[str, float]:
+    """Print each kind of time of the edits (ms), median and range; the medians."""
+    med = {}
+    for key, what in (("rtp", "RTP label"), ("sd", "σ"), ("par", "PAR sheet (hit frequency label)"),
+                      ("plot", "distribution plot redrawn")):
+        seen = [t[key] for t in times if t[key] >= 0]
+        med[key] = statistics.median(seen) if seen else -1.0
+        rng = f"{min(seen):.0f}–{max(seen):.0f}" if seen else "-"
+        print(f"  edit → {what}: {', '.join(f'{t[key]:.0f}' for t in times)} ms; median {med[key]:.0f} ms, range {rng}")
+    return med
 
 
 @pytest.mark.timeout(900)  # a loaded machine: every step waits on its own condition, with its own limit

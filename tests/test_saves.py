@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from mathkit.game import Game, PayEntry, ReelSet
+from mathkit.game import Game, ReelSet
 from mathkit.io import StyleLostWarning, dumps_like, load_game, save_game, write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,7 +86,7 @@ def test_one_pay_is_a_one_line_diff(src: Path, tmp_path: Path) -> None:
     k, values = entry.pays[-1]
     bumped = tuple(v + 7 for v in values)
     pays = tuple((c, bumped if c == k else v) for c, v in entry.pays)
-    edited = dataclasses.replace(original, line_pays=(*original.line_pays[:-1], PayEntry(entry.name, entry.symbols, pays)))
+    edited = dataclasses.replace(original, line_pays=(*original.line_pays[:-1], dataclasses.replace(entry, pays=pays)))
     before, after = save_copy(tmp_path, src, edited)
     removed, added = changed_lines(before, after)
     assert len(removed) == len(added) == 1

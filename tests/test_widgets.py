@@ -21,6 +21,7 @@ from mathkit.io import load_game
 from mathkit.par import build_par
 from mathkit.rtp import component_rtp
 from mathkit.widgets import Workbench, build_workbench
+from mathkit.workbench import views
 from mathkit.workbench.scheduler import SYNC_LIMIT
 
 
@@ -285,7 +286,10 @@ def test_process_mode_keeps_the_kernel_free(games_dir: Path) -> None:
     try:
         wb.wait()
         game = load_game(games_dir / "dynasty.toml")
-        assert wb.par is not None and wb.par.sd.value == pytest.approx(build_par(game).sd.value, rel=1e-12)
+        par = build_par(game)
+        assert wb.par is not None and wb.par.sd.value == pytest.approx(par.sd.value, rel=1e-12)
+        runner = wb.scheduler._runner
+        assert runner is not None and runner.ready.wait(120)  # from here on every edit is computed by the worker
         strip = list(game.reel_set().strips[1])
         strip[3] = "NINE" if strip[3] != "NINE" else "TEN"
         t0 = time.perf_counter()
@@ -294,9 +298,39 @@ def test_process_mode_keeps_the_kernel_free(games_dir: Path) -> None:
         assert time.perf_counter() - t0 < 1.0
         wb.wait()
         assert wb.game == game
-        assert wb.sd_label.value == f"σ {build_par(game).sd.value:.4f} × bet"
+        # the worker's PAR sheet reached the widgets (it once could not be pickled: "while computing par")
+        assert "⚠" not in wb.progress.value, wb.progress.value
+        assert wb._par_generation == wb.scheduler.generation and wb.par is not None and wb.par.analysis is None
+        assert wb.sd_label.value == f"σ {par.sd.value:.4f} × bet"
+        assert wb.hit_label.value == views.hit_text(par) and "mk-stale" not in wb.hit_label._dom_classes
+        shown, exact = wb.par.distribution, par.distribution
+        assert (shown.values == exact.values).all() and (shown.weights == exact.weights).all()
     finally:
         wb.close()
+
+
+def test_worker_results_are_shown_on_the_loop_thread(games_dir: Path) -> None:
+    """Inside a kernel (a running asyncio loop) every widget update happens on the loop's thread."""
+    import asyncio
+    import threading
+
+    threads: set[int] = set()
+
+    async def session() -> Workbench:
+        wb = build_workbench("tiny.toml", games_dir, mode="thread")
+        home = threading.get_ident()
+        for w in (wb.sd_label, wb.hit_label, wb.progress):
+            w.observe(lambda _ch: threads.add(threading.get_ident()), "value")
+        for text in ("A B B B", "A A B B B B B B"):
+            wb.strips[0].value = text
+            while wb.scheduler.busy:  # the loop runs: the results are handed to it
+                await asyncio.sleep(0.01)
+        assert threads == {home}
+        return wb
+
+    wb = asyncio.run(session())
+    assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
+    assert "mk-stale" not in wb.hit_label._dom_classes
 
 
 def test_dynasty_free_spin_parameters(games_dir: Path) -> None:

@@ -140,7 +140,7 @@ def _paytable_rows(par: RoundSheet) -> list[list[object]]:
     rows: list[list[object]] = [["component", "combination", "count", "pay (credits)", "hits", "probability",
                                  "1 in", "RTP contribution", "RTP contribution (exact)"]]
     for e in par.entries:
-        rows.append([e.component, e.entry, e.count, e.pay, _cell(e.hits), e.probability.value,
+        rows.append([e.component, e.combination or e.entry, e.count, e.pay, _cell(e.hits), e.probability.value,
                      e.one_in if e.probability.value else "never", e.rtp.value, e.rtp.exact_str() or ""])
     total = sum((e.rtp.exact for e in par.entries if e.rtp.exact is not None), Fraction(0))
     rows.append(["total (base spin)", "", "", "", _cell(sum(e.hits for e in par.entries)), "", "", float(total),

@@ -133,7 +133,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
             elif in_window:
                 for r in range(n_reels):
                     for q in range(rows[k, r]):
-                        LW[r, q] = read[k, W[r, q]]
+                        LW[r, q] = read[k, r, W[r, q]]
                         LW3[r, 0, q] = LW[r, q]
                 if is_ways:
                     line = ways_win(LW, rows[k], match, pay, mult)

@@ -117,9 +117,9 @@ def sample_line_hits(game: Game, spins: int, *, rng: np.random.Generator, reels:
     lens = np.array([len(s) for s in ra.strips], dtype=np.int64)
     strips = np.zeros((ra.n_reels, int(lens.max())), dtype=np.int64)
     for r, s in enumerate(ra.strips):
-        strips[r, : len(s)] = s
+        strips[r, : len(s)] = t.read_on(r, s)  # the ids the line rule reads on reel r (reel-ordered entries)
     lines_ = np.ascontiguousarray(t.lines, dtype=np.int64)
-    trie = _symbol_trie(t, [sorted({int(s) for s in strip.tolist()}) for strip in ra.strips])
+    trie = _symbol_trie(t, [sorted({int(s) for s in strips[r, : lens[r]].tolist()}) for r in range(ra.n_reels)])
     paid = paid_sq = 0
     done = 0
     while done < spins:

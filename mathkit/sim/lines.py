@@ -254,7 +254,7 @@ def _symbol_trie(t: PayTables, alphabets: list[list[int]]) -> IntArray:
     n_reels = t.n_reels
     table: list[list[int]] = []
     stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
-    table.append([-1] * t.n_symbols)
+    table.append([-1] * t.n_ids)
     while stack:
         node, prefix = stack.pop()
         k = len(prefix)
@@ -266,6 +266,6 @@ def _symbol_trie(t: PayTables, alphabets: list[list[int]]) -> IntArray:
                 table[node][s] = -1 - int(line_win(seq, t.match, t.pay, t.own, t.mult)[0])
             else:
                 table[node][s] = len(table)
-                table.append([-1] * t.n_symbols)
+                table.append([-1] * t.n_ids)
                 stack.append((len(table) - 1, q))
     return np.array(table, dtype=np.int64)

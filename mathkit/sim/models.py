@@ -50,7 +50,8 @@ ModelKey = tuple[str, int | None, int | None, tuple[tuple[int, int], ...]]
 FIELDS = ("mod", "mode", "lut", "cum", "word", "ocols", "lcols", "rows", "first", "nchild", "row", "cnt", "depth",
           "entry", "opened", "trans", "nxt", "info", "read", "ropen", "rem")
 """The arrays of one model, in the order the driver unpacks them (``info = (prefix reels, lines, remainder
-table?)``, ``read[s]``: the symbol the line rule reads ``s`` as, ``ropen``/``rem``: the open states as
+table?)``, ``read[r, s]``: the id the line rule reads symbol ``s`` as on reel ``r`` (remaps, and the line ids
+of reel-ordered entries, :mod:`mathkit.ordered`), ``ropen``/``rem``: the open states as
 offsets into the remainder table, and the table)."""
 
 
@@ -162,7 +163,8 @@ def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArr
         col = ra.columns(r)
         ocols[r, : len(col), : col.shape[1]] = col
         code[r, : len(col)] = symcode[col].sum(axis=1)
-    lcols = read[ocols]
+    reads = np.stack([t.read_on(r, read) for r in range(n_reels)])  # reel-ordered entries: (reel, symbol) ids
+    lcols = np.stack([reads[r][ocols[r]] for r in range(n_reels)])
     walk = (*_row_trie(line_rows), sym)
     k, (offsets, entry, opened, trans, nxt, ropen, rem) = _walk_tables(n_stops, lcols, walk, remainder)
     word = code.copy()
@@ -175,7 +177,7 @@ def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArr
     first, nchild, row, cnt, depth = walk[:5]
     info = np.array([k, line_rows.shape[0], int(rem.shape[0] > 1)], dtype=np.int64)
     return [*_draws(ra, n_stops), word, ocols, lcols, ra.rows.astype(np.int64), first, nchild, row, cnt,
-            depth, entry, opened, trans, nxt, info, read, ropen, rem]
+            depth, entry, opened, trans, nxt, info, reads, ropen, rem]
 
 
 def stack_models(keys: list[ModelKey], parts: list[list[npt.NDArray[Any]]]) -> Models:

@@ -230,9 +230,10 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
             read[s] = as_
         reads.append(read)
     alphabets = [sorted({int(x) for (r_name, _, _, _), read in zip(keys, reads, strict=True)
-                         for x in read[reel_arrays(game, r_name).strips[r]].tolist() + read[sorted(b.forced)].tolist()})
+                         for x in t.read_on(r, read[[*reel_arrays(game, r_name).strips[r].tolist(), *sorted(b.forced)]])
+                         .tolist()})
                  for r in range(game.n_reels)]
-    sym = np.full((1, t.n_symbols), -1, dtype=np.int64) if t.ways else _symbol_trie(t, alphabets)
+    sym = np.full((1, t.n_ids), -1, dtype=np.int64) if t.ways else _symbol_trie(t, alphabets)
     parts: list[list[npt.NDArray[Any]]] = []
     for key in keys:
         n = stake.lines if key[2] is None else key[2]

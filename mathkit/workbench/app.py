@@ -80,7 +80,7 @@ class Workbench:
         The PAR sheet of the current game, once computed.
     timings
         Seconds from the last edit to: ``"rtp"`` (RTP label set), ``"quick"`` (every cheap figure),
-        ``"sd"``, ``"full"`` (the PAR sheet shown).
+        ``"sd"``, ``"full"`` (the PAR sheet shown), ``"sensitivity"`` (∂RTP shown, last).
     """
 
     def __init__(self, game: Game, path: Path | None, data_dir: Path, *, mode: Mode = "auto",
@@ -296,6 +296,8 @@ class Workbench:
             gen = self.scheduler.new_edit()
             quick = quick_figures(self.game, self.reels)
             self.quick, self.sd = quick, None
+            for key in ("sd", "full", "sensitivity"):
+                self.timings.pop(key, None)
             self.rtp_label.value = views.rtp_text(quick.rtp)
             self.timings["rtp"] = time.perf_counter() - self._t_edit
             if self.saved_game is None:
@@ -345,10 +347,21 @@ class Workbench:
                 w.remove_class("mk-stale")
             self.figures.show(par=value)
             self.timings["full"] = time.perf_counter() - self._t_edit
-            self.progress.value = (f"<small style='color:#888'>σ in {self.timings.get('sd', seconds):.2f} s, "
-                                   f"distribution in {self.timings['full']:.2f} s</small>")
+            self._show_done()
+        elif step == "sensitivity":
+            self.timings["sensitivity"] = time.perf_counter() - self._t_edit
+            self._show_done()
         elif step == "error":
             self.progress.value = views.failure_html(value)
+
+    def _show_done(self) -> None:
+        """The progress line once the PAR sheet is shown (and ∂RTP, when it is)."""
+        t = self.timings
+        if "full" not in t:
+            return
+        sens = f", ∂RTP in {t['sensitivity']:.2f} s" if "sensitivity" in t else ""
+        self.progress.value = (f"<small style='color:#888'>σ in {t.get('sd', t['full']):.2f} s, "
+                               f"distribution in {t['full']:.2f} s{sens}</small>")
 
     def _show_sd(self, sd: float) -> None:
         self.sd = sd

@@ -107,7 +107,10 @@ def pay_editor(game: Game) -> PayEditor:
                 ed.line[(e.name, k, i)] = box
                 boxes.append(box)
             cells.append(widgets.HBox(boxes, layout=widgets.Layout(width="auto", min_width="90px")))
-        label = e.name if e.symbols == (e.name,) else f"{e.name} ({' '.join(e.symbols)})"
+        if e.ordered:  # a reel-ordered combination: what each reel needs, in order
+            label = f"{e.name} ({' – '.join(e.reel_names)})"
+        else:
+            label = e.name if e.symbols == (e.name,) else f"{e.name} ({' '.join(e.symbols)})"
         rows.append(widgets.HBox([widgets.HTML(label, layout=widgets.Layout(width="150px")), *cells]))
     for sp in game.scatter_pays:
         unit = "line bet" if game.scatter_unit == "line_bet" else "total bet"

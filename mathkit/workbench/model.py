@@ -328,7 +328,8 @@ def paytable_csv(game: Game) -> str:
     for e in game.line_pays:
         for k in e.counts:
             row = [e.pay(k, c, i) for i, c in enumerate(coins)]
-            out.writerow([game.pay_mode, e.name, " ".join(e.symbols), k, *row, f"credits per {game.pay_mode[:-1]}"])
+            named = " – ".join(e.reel_names) if e.ordered else " ".join(e.symbols)  # reel-ordered: per reel, in order
+            out.writerow([game.pay_mode, e.name, named, k, *row, f"credits per {game.pay_mode[:-1]}"])
     for sp in game.scatter_pays:
         for k, v in sp.pays:
             out.writerow(["scatter", sp.symbol, sp.symbol, k, *([v] * len(coins)),

@@ -14,12 +14,28 @@ from 0.1 s for the benchmark game to seconds for a free-spin chain) run
 
 Every edit gets a generation number; results of an edit a newer one has
 replaced are dropped.  While a computation runs, ``show_progress(seconds, step)``
-is called every :data:`TICK` seconds from :data:`PROGRESS_AFTER` seconds on,
-from a thread of its own: with the work in another process it ticks live.
+is called every :data:`TICK` seconds from :data:`PROGRESS_AFTER` seconds on:
+with the work in another process it ticks live.
+
+Where results are shown.  Widgets are updated on the thread of the kernel's
+event loop only (the thread that built the scheduler, when an asyncio loop runs
+there: an ipykernel, Voilà, nbclient): results and progress computed elsewhere
+are queued and handed to that loop (``call_soon_threadsafe``).  Widget updates
+from another thread raced the kernel's own handling of browser messages: traitlets
+holds a widget's notifications per instance, not per thread, so plotly's
+``_py2js_update = msg; _py2js_update = None`` made on the listener thread while
+the kernel applied a message from the figure's view was folded into one
+notification of ``None`` and the plot never changed.  While an edit waits for
+its figures (``"auto"``) or :meth:`Scheduler.wait` waits on that thread, the
+queue is emptied there.  With no loop (scripts, tests) results are shown on
+the thread that has them, holding :attr:`Scheduler.lock`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -57,6 +73,9 @@ class Scheduler:
         self._step = STEPS[0]
         self._t0 = time.perf_counter()
         self._thread: threading.Thread | None = None
+        self._loop = _running_loop()
+        self._home = threading.get_ident()
+        self._queue: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._runner = ProcessRunner(self._deliver) if mode in ("auto", "process") else None
         self._ticker = threading.Thread(target=self._tick, daemon=True, name="mathkit-workbench-progress")
         self._ticker.start()
@@ -85,20 +104,68 @@ class Scheduler:
                                             daemon=True, name="mathkit-workbench-figures")
             self._thread.start()
         if self.mode == "auto":
-            self._done.wait(SYNC_LIMIT)
+            self.wait(SYNC_LIMIT)
 
-    def _deliver(self, gen: int, step: str, value: Any, seconds: float) -> None:
+    @property
+    def _at_home(self) -> bool:
+        """Whether widgets may be updated from the calling thread right now."""
+        return self._loop is None or threading.get_ident() == self._home
+
+    def _post(self, item: tuple[Any, ...]) -> None:
+        """Show ``item`` (a result or a progress tick) on the loop's thread: now if this is it, else queued."""
+        if self._at_home:
+            self._apply(item)
+            return
+        self._queue.put(item)
+        assert self._loop is not None
+        with contextlib.suppress(RuntimeError):  # a closed loop (the kernel shutting down): nothing to show on
+            self._loop.call_soon_threadsafe(self._drain)
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            self._apply(item)
+
+    def _apply(self, item: tuple[Any, ...]) -> None:
+        kind, gen, *rest = item
         with self.lock:
             if gen != self.generation:
                 return
+            if kind == "progress":
+                if not self._done.is_set():
+                    self._show_progress(*rest)
+                return
+            step, value, seconds = rest
             self._show(gen, step, value, seconds)
-            if step in ("par", "error"):
+            if step in (STEPS[-1], "error"):
                 self._done.set()
             else:
                 self._step = STEPS[STEPS.index(step) + 1]
 
+    def _deliver(self, gen: int, step: str, value: Any, seconds: float) -> None:
+        self._post(("result", gen, step, value, seconds))
+
     def wait(self, timeout: float = 120.0) -> None:
-        """Wait until the slow figures of the current edit are shown (or failed)."""
+        """Wait until the slow figures of the current edit are shown (or failed).
+
+        On the loop's thread the results that arrive meanwhile are shown here (the loop is blocked).
+        """
+        if self._at_home and self._loop is not None:
+            deadline = time.perf_counter() + timeout
+            while not self._done.is_set():
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    return
+                try:
+                    item = self._queue.get(timeout=min(remaining, TICK))
+                except queue.Empty:
+                    continue
+                self._apply(item)
+            self._drain()  # progress ticks queued before the sheet: dropped once it is shown
+            return
         self._done.wait(timeout)
 
     def close(self) -> None:
@@ -110,6 +177,15 @@ class Scheduler:
         while True:
             time.sleep(TICK)
             with self.lock:
-                elapsed = time.perf_counter() - self._t0
-                if not self._done.is_set() and elapsed >= PROGRESS_AFTER:
-                    self._show_progress(elapsed, self._step)
+                elapsed, gen, step = time.perf_counter() - self._t0, self.generation, self._step
+                due = not self._done.is_set() and elapsed >= PROGRESS_AFTER
+            if due:
+                self._post(("progress", gen, elapsed, step))
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The asyncio loop running on this thread (a kernel's, while it executes a cell), if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

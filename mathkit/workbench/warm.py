@@ -49,12 +49,12 @@ options = [{ name = "colour", multiplier = 2, p = "1/2" }]
 
 
 def warm() -> list[str]:
-    """Compute the slow figures of :data:`TINY`; returns the steps done (``["sd", "sensitivity", "par"]``).
+    """Compute the slow figures of :data:`TINY`; returns the steps done (``["sd", "par", "sensitivity"]``).
 
     Examples
     --------
     >>> warm()
-    ['sd', 'sensitivity', 'par']
+    ['sd', 'par', 'sensitivity']
     """
     done: list[str] = []
     compute(loads_game(TINY), "base", lambda step, value, seconds: done.append(step))

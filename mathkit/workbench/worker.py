@@ -1,9 +1,10 @@
 """The slow figures of an edit, computed away from the widgets: σ, the ∂RTP table, the PAR sheet.
 
 :func:`compute` is the work itself, in three steps each handed over as soon as
-it is done: ``"sd"`` (σ from the round's exact moments: about 0.3–1 s for
-Dynasty), ``"sensitivity"`` (exact ∂RTP per symbol per reel) and ``"par"`` (the
-PAR sheet with the whole win distribution).
+it is done: ``"sd"`` (σ from the round's exact moments: about 0.03 s CPU for
+Dynasty), ``"par"`` (the PAR sheet with the whole win distribution: σ, hit
+frequency, the plots; about 0.1 s CPU) and ``"sensitivity"`` (exact ∂RTP per
+symbol per reel, a table on its own tab: last, so it does not delay the sheet).
 
 Why a process.  The kernel that drives the widgets also has to read the next
 edit; a computation in a thread of that kernel holds the interpreter lock (the
@@ -18,8 +19,10 @@ kills a computation still running and starts the next at once.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import multiprocessing as mp
+import pickle
 import threading
 import time
 from collections.abc import Callable
@@ -29,14 +32,14 @@ from typing import Any
 
 from ..figures import Method
 from ..game import Game
-from ..par import build_par
+from ..par import ParSheet, build_par
 from ..round import analyse
 from ..sensitivity import play_reels, symbol_sensitivity
 
-__all__ = ["STEPS", "ProcessRunner", "Sd", "compute"]
+__all__ = ["STEPS", "ProcessRunner", "Sd", "compute", "portable"]
 
 #: the steps of :func:`compute`, in order
-STEPS = ("sd", "sensitivity", "par")
+STEPS = ("sd", "par", "sensitivity")
 Deliver = Callable[[int, str, Any, float], None]
 
 
@@ -69,13 +72,24 @@ def compute(game: Game, reels: str, send: Callable[[str, Any, float], None]) -> 
     step = STEPS[0]
     try:
         send("sd", sd_figure(game, play), time.perf_counter() - t0)
-        step = "sensitivity"
-        send("sensitivity", symbol_sensitivity(game, reels), time.perf_counter() - t0)
         step = "par"
         send("par", build_par(game, play), time.perf_counter() - t0)
+        step = "sensitivity"
+        send("sensitivity", symbol_sensitivity(game, reels), time.perf_counter() - t0)
     except Exception as exc:  # a feature model that cannot be solved: say which step, keep the UI alive
         exc.add_note(f"while computing {step}")
         send("error", exc, time.perf_counter() - t0)
+
+
+def portable(step: str, value: Any) -> Any:
+    """``value`` as the worker sends it to the kernel: the PAR sheet without its round analysis.
+
+    The analysis (:class:`~mathkit.round.compose.RoundAnalysis`) holds the round's tail bounds
+    as closures, which cannot be pickled; the workbench reads only the sheet's figures.
+    """
+    if step == "par" and isinstance(value, ParSheet) and value.analysis is not None:
+        return dataclasses.replace(value, analysis=None)
+    return value
 
 
 def _serve(conn: Connection) -> None:
@@ -87,10 +101,15 @@ def _serve(conn: Connection) -> None:
             return
 
         def send(step: str, value: Any, seconds: float, gen: int = gen) -> None:
-            conn.send((gen, step, value, seconds))
+            try:
+                data = pickle.dumps((gen, step, portable(step, value), seconds))
+            except (pickle.PicklingError, AttributeError, TypeError) as exc:  # a result the kernel cannot receive
+                msg = f"the worker cannot send the {step} result to the kernel: {exc}"
+                data = pickle.dumps((gen, "error", RuntimeError(msg), seconds))
+            conn.send_bytes(data)
 
         compute(game, reels, send)
-        conn.send((gen, "done", None, 0.0))
+        conn.send_bytes(pickle.dumps((gen, "done", None, 0.0)))
 
 
 class ProcessRunner:
@@ -160,7 +179,7 @@ class ProcessRunner:
     def _listen(self, conn: Connection) -> None:
         while True:
             try:
-                gen, step, value, seconds = conn.recv()
+                gen, step, value, seconds = pickle.loads(conn.recv_bytes())
             except (EOFError, OSError, TypeError):
                 return
             if step == "done":
