@@ -266,11 +266,18 @@ def map_chunks(task: Callable[[int, int], T], chunks: Sequence[tuple[int, int]],
             return _on_dask(client, task, chunks, sizes, bar)
 
 
+def _call(task: Callable[[int, int], T], first: int, last: int) -> T:
+    """``task(first, last)`` on a worker (the task arrives scattered)."""
+    return task(first, last)
+
+
 def _on_dask(client: Any, task: Callable[[int, int], T], chunks: Sequence[tuple[int, int]],
              sizes: Sequence[int], bar: Any) -> list[T]:
     from distributed import as_completed
 
-    futures = client.map(task, [a for a, _ in chunks], [b for _, b in chunks], pure=False)
+    # the task (with the compiled game: megabytes of tables) goes to every worker once, not in each chunk's task
+    shared = client.scatter(task, broadcast=True, hash=False)
+    futures = client.map(_call, [shared] * len(chunks), [a for a, _ in chunks], [b for _, b in chunks], pure=False)
     where = {f.key: i for i, f in enumerate(futures)}
     out: list[T | None] = [None] * len(futures)
     for fut in as_completed(futures):  # type: ignore[no-untyped-call]

@@ -46,6 +46,7 @@ Three free spins that add one spin per scatter shown, at most ten in all:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -69,6 +70,7 @@ __all__ = [
     "Min",
     "Or",
     "Pay",
+    "Pick",
     "Product",
     "Random",
     "Reg",
@@ -77,6 +79,7 @@ __all__ = [
     "Rows",
     "Sequence",
     "Set",
+    "Show",
     "SimTable",
     "Spin",
     "Stacks",
@@ -174,6 +177,18 @@ class Random:
 
 
 @dataclass(frozen=True)
+class Pick:
+    """A mask of ``count`` distinct cells of the mask ``cells``, every such set alike (fewer when it holds fewer).
+
+    Drawn from the round's feature stream one cell after another: each is the
+    ``u``-th set bit of the cells left, ``u`` a uniform draw below their number.
+    """
+
+    cells: Value
+    count: Value
+
+
+@dataclass(frozen=True)
 class Sum:
     """The sum of values."""
 
@@ -247,7 +262,8 @@ class Stacks:
     restart: bool = False
 
 
-Value = Const | Reg | Count | Cells | Bits | Lookup | Random | Sum | Min | Max | Without | Product | Rows | CellSum | Stacks
+Value = (Const | Reg | Count | Cells | Bits | Lookup | Random | Pick | Sum | Min | Max | Without | Product | Rows | CellSum
+         | Stacks)
 
 
 def children(v: Value) -> tuple[Value, ...]:
@@ -264,6 +280,8 @@ def children(v: Value) -> tuple[Value, ...]:
         return (v.of,)
     if isinstance(v, Random):
         return () if v.key is None else (v.key,)
+    if isinstance(v, Pick):
+        return (v.cells, v.count)
     if isinstance(v, Sum):
         return v.terms
     if isinstance(v, Min | Max | Without | Product):
@@ -351,9 +369,19 @@ class Repeat(Action):
 
 @dataclass(frozen=True)
 class Start(Action):
-    """Play feature ``feature`` after the current one (its registers as set so far)."""
+    """Play feature ``feature`` after the current one: its entry actions run now, in the current window
+    (as when a base spin starts it), then it is queued."""
 
     feature: str
+
+
+@dataclass(frozen=True)
+class Show(Action):
+    """The current window shows ``symbol`` on the cells of mask ``cells`` from now on (no new spin, no pay):
+    a symbol placed on the reels, observed by what follows."""
+
+    cells: Value
+    symbol: str
 
 
 @dataclass(frozen=True)
@@ -429,13 +457,16 @@ class Sequence:
     base spin that starts nothing costs one look-up.  ``entry`` runs in the base window
     when the trigger holds, then the feature is queued; features a spin starts are played
     one after another, in the order the game declares them.  Registers start at 0 each round.
+    ``trigger=None``: the base spin never starts it, only another feature's :class:`Start`.
+    ``component``: the RTP component its wins are reported under (``None``: the block's).
     A sequence without stages is played by its entry alone (a jackpot reveal).
     """
 
     registers: tuple[str, ...]
-    trigger: tuple[Test, ...]
+    trigger: tuple[Test, ...] | None
     stages: tuple[Stage, ...]
     entry: tuple[Action, ...] = ()
+    component: str | None = None
 
     def reads_window(self) -> bool:
         """Whether any stage spins (the feature draws windows of its own)."""
@@ -506,8 +537,24 @@ SimTable = Sequence | Variants | RoundCap | Ladder | EverySpin
 
 @dataclass(frozen=True)
 class Stake:
-    """The bet a simulation plays: total bet in credits, lines played, coins per line."""
+    """The bet a simulation plays: total bet in credits, lines played, coins per line; ``height``: the bit
+    stride of a cell mask (cell ``(reel, row)`` is bit ``reel·height + row``), the tallest window played."""
 
     total_bet: int
     lines: int
     coins: int
+    height: int = 1
+
+    def bit(self, reel: int, row: int) -> int:
+        """The mask bit of cell ``(reel, row)`` (from 0).
+
+        Examples
+        --------
+        >>> Stake(30, 30, 1, 3).bit(1, 2)
+        5
+        """
+        return reel * self.height + row
+
+    def mask(self, cells: Iterable[tuple[int, int]]) -> int:
+        """The mask of ``(reel, row)`` cells."""
+        return sum(1 << self.bit(r, k) for r, k in set(cells))

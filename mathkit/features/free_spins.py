@@ -118,6 +118,11 @@ class EnteredSpins(Block):
         """The digits the base spin must observe to start the block (when no ``from_feature``)."""
         return (self.trigger,)
 
+    def sim_trigger(self, tests: tuple[Test, ...]) -> tuple[Test, ...] | None:
+        """The simulator's trigger: ``tests`` on the base spin, or none when entered from ``from_feature``
+        (whose table starts it; the entry then reads the window that feature ends with)."""
+        return tests if self.from_feature is None else None
+
 
 def held_counts(held: HeldCells, least: int) -> IntArray:
     """The number of held cells of every window (0 where fewer than ``least``)."""
@@ -516,7 +521,7 @@ class FreeSpins(EnteredSpins):
 
     # --- the simulator ------------------------------------------------------------------
     sim_reads: ClassVar[frozenset[str] | None] = frozenset(
-        ("trigger", "awards", "reels", "retriggers", "multiplier", "multiply_scatter", "max_spins"))
+        ("trigger", "awards", "reels", "retriggers", "multiplier", "multiply_scatter", "max_spins", "from_feature"))
 
     def sim_table(self, game: Game, stake: Stake) -> Sequence:
         """Spins left and awarded as registers; each spin takes one and grants its retrigger, up to ``max_spins``."""
@@ -531,7 +536,7 @@ class FreeSpins(EnteredSpins):
             actions += (Grant("left", more, total="awarded", limit=self.max_spins, tally="retriggers"),)
         return Sequence(
             registers=("left", "awarded"),
-            trigger=(Test(award, ">", 0),),
+            trigger=self.sim_trigger((Test(award, ">", 0),)),
             entry=(Set("left", award), Set("awarded", Reg("left"))),
             stages=(Stage("spin", spins=(spin,), actions=actions, then=(Goto("spin", when=(Test(Reg("left"), ">", 0),)),)),),
         )

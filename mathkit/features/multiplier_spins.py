@@ -41,6 +41,7 @@ from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..markov.tails import FINE_THETAS, multiplier_tails
+from ..play import Add, Const, Count, Goto, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, SpinModel, StageLaw, Tail, lazy_tail
 from .base import Context, FeatureStats, MaxWin, RoundContext, Termination
 from .free_spins import EnteredSpins, entry_facts, held_counts
@@ -252,3 +253,21 @@ class MultiplierFreeSpins(EnteredSpins):
                  "spin's line wins are paid",
                  "exact mean: S·m₀·E[X] + E[X]·E[c]·S(S−1)/2 + S·E[X·c], E[X·c] from the spin restricted reel by reel")
         return FeatureSection(self.heading, tuple(figures), notes=notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(
+        ("trigger", "spins", "reels", "min_count", "step", "from_feature"))
+
+    def sim_table(self, game: Game, stake: Stake) -> Sequence:
+        """Spins left and the multiplier as registers; each spin's triggers raise it before its line wins are paid."""
+        count = Count((self.trigger,))
+        most = sum(game.reel_set(self.reels).rows)
+        raise_by = Lookup(tuple(self.step * c for c in range(most + 1)), count)
+        spin = Spin(self.reels, line_multiplier=Reg("multiplier"))
+        return Sequence(
+            registers=("left", "multiplier"),
+            trigger=self.sim_trigger((Test(count, ">=", self.min_count),)),
+            entry=(Set("left", Const(self.spins)), Set("multiplier", raise_by)),
+            stages=(Stage("spin", spins=(spin,), actions=(Add("multiplier", raise_by), Add("left", Const(-1))),
+                          then=(Goto("spin", when=(Test(Reg("left"), ">", 0),)),)),),
+        )

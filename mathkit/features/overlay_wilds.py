@@ -43,6 +43,7 @@ from ..errors import GameError
 from ..fields import array, check_keys, count_key, fraction, integer, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
+from ..play import Const, Force, Law, Pick, Random, Stake, Value, Variant, Variants
 from ..stage import Level, Overlay, Spin, SpinModel
 from .base import Block, Context, FeatureStats, check_reels
 
@@ -151,6 +152,14 @@ class OverlayType:
                 placements.append(combo)
                 weights.append(each)
         return tuple(placements), tuple(weights)
+
+    def sim_cells(self, rows: tuple[int, ...], stake: Stake) -> Value:
+        """The simulator's draw of the cells: a square's position alike, or ``k`` (by ``counts``) distinct cells alike."""
+        if self.shape == "square":
+            squares = self.placements(rows)[0]
+            return Random((Law(tuple(stake.mask(p) for p in squares), (1,) * len(squares)),))
+        cells = stake.mask((r - 1, k) for r in set(self.reels) for k in range(rows[r - 1]))
+        return Pick(Const(cells), Random((Law.of(dict(self.counts)),)))
 
     def describe(self) -> str:
         where = f"reels {', '.join(str(r) for r in self.reels)}"
@@ -276,3 +285,16 @@ class OverlayWilds(Block):
                  "exact: every placement priced from the per-line forced-cell table (a line's mean depends only on "
                  "the reels where it crosses a wild)")
         return FeatureSection(self.title, tuple(figures), tuple(rows), notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(("probability", "reels", "symbol", "types"))
+
+    def sim_table(self, game: Game, stake: Stake) -> Variants:
+        """A main-game spin: with ``probability`` an overlay spin of a type drawn by weight, its cells drawn by its shape."""
+        p = self.probability
+        total = sum(t.weight for t in self.types)
+        rows = game.reel_set(self.reels).rows
+        plain = Variant((p.denominator - p.numerator) * total)
+        return Variants((plain, *(Variant(p.numerator * t.weight, reels=self.reels,
+                                          forced=(Force(t.sim_cells(rows, stake), self.symbol),), label=self.label(i))
+                                  for i, t in enumerate(self.types) if t.weight and p)))

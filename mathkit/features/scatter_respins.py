@@ -58,10 +58,13 @@ from ..fields import array, check_keys, fraction, integer, string, table
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
 from ..markov.held import HeldChain, HeldSolution
+from ..play import Sequence as PlaySequence
+from ..play import Stake
 from ..stage import Branch, Digit, Drawn, Entry, Exit, HeldCells, HeldValues, Level, Number, PlayLaw, Ratios, SpinModel, StageLaw, cell_bits
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 from .battle import CASES, battle, case
 from .final_chance import FinalChance
+from .respin_play import respin_table
 
 __all__ = ["ScatterPattern", "ScatterRespins"]
 
@@ -483,3 +486,11 @@ class ScatterRespins(Block):
                         ("final chance: P(scatter revealed)", Figure.of(fc.p_scatter)),
                         ("final chance coins: RTP contribution", Figure.of(coins / bet))]
         return FeatureSection(self.title, tuple(figures), notes=notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(
+        ("scatters", "free_spins", "reels", "count", "free_at", "pair_wins", "final_chance"))
+
+    def sim_table(self, game: Game, stake: Stake) -> PlaySequence:
+        """Battle, re-spins, final chance and the free spins' start, played literally (:mod:`.respin_play`)."""
+        return respin_table(self, game, stake)

@@ -45,6 +45,8 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
+from ..play import Add, Const, Count, Force, Goto, Or, Reg, Sequence, Set, Spin, Stage, Stake, Test
+from ..play import Cells as Shown
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, Ratios, SpinModel, StageLaw, cell_bits
 from .base import Context, FeatureStats, MaxWin, RoundContext, Termination
 from .free_spins import EnteredSpins
@@ -359,3 +361,20 @@ class StickyFreeSpins(EnteredSpins):
                  f"landing {self.trigger} is wild in its own spin)",
                  "exact mean from the per-line forced-cell table and the cells' landing probabilities (no enumeration)")
         return FeatureSection(self.heading, tuple(figures), notes=notes)
+
+    # --- the simulator ------------------------------------------------------------------
+    sim_reads: ClassVar[frozenset[str] | None] = frozenset(
+        ("trigger", "wild", "spins", "reels", "min_count", "from_feature"))
+
+    def sim_table(self, game: Game, stake: Stake) -> Sequence:
+        """Spins left and the sticky cells as registers: each spin shows the wild on the sticky cells, reads a landing
+        trigger as a wild, and makes its cells sticky."""
+        shown = (self.trigger,)
+        spin = Spin(self.reels, forced=(Force(Reg("sticky"), self.wild),), remap=((self.trigger, self.wild),))
+        return Sequence(
+            registers=("left", "sticky"),
+            trigger=self.sim_trigger((Test(Count(shown), ">=", self.min_count),)),
+            entry=(Set("left", Const(self.spins)), Set("sticky", Shown(shown))),
+            stages=(Stage("spin", spins=(spin,), actions=(Or("sticky", Shown(shown)), Add("left", Const(-1))),
+                          then=(Goto("spin", when=(Test(Reg("left"), ">", 0),)),)),),
+        )

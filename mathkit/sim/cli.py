@@ -18,6 +18,7 @@ import numpy as np
 from ..bounds import check_bet
 from ..cliargs import coins_arg, lines_arg, nonnegative, positive, spins
 from ..errors import located
+from ..figures import Figure
 from ..game import Game
 from ..io import load_game
 from .line_hits import sample_line_hits
@@ -45,33 +46,58 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def exact_figures(game: Game, reels: str | None = None, lines: int | None = None,
-                  coins: int | None = None) -> tuple[dict[str, float], float]:
+                  coins: int | None = None) -> tuple[dict[str, float], float | None]:
     """The exact figures a :class:`~mathkit.sim.results.SimResult` checks, and σ: see :func:`_exact_all`."""
-    figures, sd, _ = _exact_all(game, reels, lines, coins)
+    figures, sd, _, _ = _exact_all(game, reels, lines, coins)
     return figures, sd
 
 
 def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
-               coins: int | None = None) -> tuple[dict[str, float], float, float | None]:
-    """The exact figures to check a simulation against, and the exact σ per bet.
+               coins: int | None = None) -> tuple[dict[str, float], float | None, float | None, dict[str, str]]:
+    """The exact figures to check a simulation against, the exact σ per bet (``None`` where the sheet has none),
+    the exact hit frequency per line, and how each figure was obtained (``exact`` / ``markov``).
 
     RTP, its components, hit frequencies; with sequence features, the probability that a
     base spin starts one (``trigger_probability``) and each feature's entries per round
-    (``p_enter:NAME``); with a cap, the probability a round reaches it (``p_cap``); σ per
-    bet (``sd``) unless the PAR sheet only sampled it.
+    (``p_enter:NAME``); with a cap, the probability a round reaches it (``p_cap``, unless the
+    sheet only bounds it); σ per bet (``sd``) unless the PAR sheet only sampled it.  A sheet of
+    the means (:func:`mathkit.par.build_sheet`: a block gives no distribution) gives the mean
+    figures; a figure the sheet tags sampled is never checked (it may come from a simulation).
     The command line's glue, and the one place this module reads the exact engine:
-    imported here, after the simulation has run, never by it.  Third: the exact hit frequency
-    per line (``None`` for a ways game or a modified base spin), checked against
+    imported here, after the simulation has run, never by it.  The hit frequency per line
+    (``None`` for a ways game or a modified base spin) is checked against
     :mod:`mathkit.sim.line_hits` apart (it is no figure of the round's sums).
     """
-    from ..par import build_par
+    from ..par import build_sheet
 
-    par = build_par(game, reels, lines=lines, coins=coins)
-    figures = par_figures(par, tuple(f.name for f in game.features if f.role == "sequence"))
-    if par.sd.method != "sampled":  # σ itself is checked when it is exact or a Markov solve
-        figures["sd"] = par.sd.value
-    per_line = None if par.hit_frequency_per_line is None else par.hit_frequency_per_line.value
-    return figures, par.sd.value, per_line
+    par = build_sheet(game, reels, lines=lines, coins=coins)
+    got = _par_figures(par, tuple(f.name for f in game.features if f.role == "sequence"))
+    sd_fig = getattr(par, "sd", None) or par.sd_moments  # a sheet of the round's moments has σ too
+    if sd_fig is not None:
+        got["sd"] = sd_fig  # σ itself is checked when it is exact or a Markov solve
+    kept = {k: f for k, f in got.items() if f.method != "sampled"}
+    per_line_fig = getattr(par, "hit_frequency_per_line", None)
+    per_line = None if per_line_fig is None else per_line_fig.value
+    return ({k: f.value for k, f in kept.items()}, None if sd_fig is None else sd_fig.value, per_line,
+            {k: f.method for k, f in kept.items()})
+
+
+def _par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, Figure]:
+    figures: dict[str, Figure] = {"rtp": par.rtp}
+    for name in ("hit_frequency", "hit_frequency_bet"):  # a sheet of the means has none
+        if getattr(par, name, None) is not None:
+            figures[name] = getattr(par, name)
+    figures |= par.components
+    analysis = par.analysis
+    if analysis is not None and sequences:
+        figures["trigger_probability"] = Figure.of(1 - sum((b.p for key, b in analysis.base.branches.items() if not key),
+                                                           Fraction(0)))
+        for name in sequences:
+            if name in analysis.stats:
+                figures[f"p_enter:{name}"] = Figure.of(analysis.stats[name].p_enter)
+    if par.cap_probability is not None and not getattr(par, "cap_probability_bound", False):
+        figures["p_cap"] = par.cap_probability  # (a bound only is no figure to check)
+    return figures
 
 
 def par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, float]:
@@ -79,21 +105,9 @@ def par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, float]:
 
     RTP, its components, hit frequencies; with sequence features (``sequences``), the
     probability that a base spin starts one (``trigger_probability``: any of them) and
-    each one's entries per round (``p_enter:NAME``); with a cap, ``p_cap``.
+    each one's entries per round (``p_enter:NAME``); with a cap, ``p_cap`` (unless only bounded).
     """
-    figures = {"rtp": par.rtp.value, "hit_frequency": par.hit_frequency.value,
-               "hit_frequency_bet": par.hit_frequency_bet.value}
-    figures |= {name: f.value for name, f in par.components.items()}
-    analysis = par.analysis
-    if analysis is not None and sequences:
-        figures["trigger_probability"] = float(1 - sum((b.p for key, b in analysis.base.branches.items() if not key),
-                                                       Fraction(0)))
-        for name in sequences:
-            if name in analysis.stats:
-                figures[f"p_enter:{name}"] = float(analysis.stats[name].p_enter)
-    if par.cap_probability is not None:
-        figures["p_cap"] = par.cap_probability.value
-    return figures
+    return {k: f.value for k, f in _par_figures(par, sequences).items()}
 
 
 PER_LINE = "hit_frequency_per_line"
@@ -111,7 +125,7 @@ def _line_hits(game: Game, args: argparse.Namespace, entropy: int) -> dict[str, 
             "definition": "paid (spin, line) pairs / (base spins × lines), base spins played apart"}
 
 
-ExactFigures = Callable[[Game, str | None, int | None, int | None], tuple[dict[str, float], float]]
+ExactFigures = Callable[[Game, str | None, int | None, int | None], tuple[dict[str, float], float | None]]
 
 
 def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) -> dict[str, Any]:
@@ -133,11 +147,12 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
         per_line = _line_hits(game, args, res.seed[0]) if plain else None
         if args.no_exact:
             return res.to_dict() | ({PER_LINE: per_line} if per_line else {})
+        methods: dict[str, str] = {}
         if exact is None:
-            figures, sd, per_line_exact = _exact_all(game, args.reels, args.lines, args.coins)
+            figures, sd, per_line_exact, methods = _exact_all(game, args.reels, args.lines, args.coins)
         else:
             (figures, sd), per_line_exact = exact(game, args.reels, args.lines, args.coins), None
-        out = res.to_dict(figures, sd)
+        out = res.to_dict(figures, sd, methods)
         if per_line is not None:
             out[PER_LINE] = per_line
             if per_line_exact is not None:
@@ -170,7 +185,10 @@ def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
                  if PER_LINE in out else ""))
         for name, c in out.get("checks", {}).items():
             mark = "ok " if c["agrees"] else "OUT"
-            print(f"  {mark} {name:<20} sim {c['sim']:.6f}  exact {c['exact']:.6f}  ± {c['tolerance']:.6f}")
+            z = f"  z {c['z']:+.2f}" if "z" in c else ""
+            print(f"  {mark} {name:<20} sim {c['sim']:.6f}  exact {c['exact']:.6f}  ± {c['tolerance']:.6f}"
+                  f"{z}  {c.get('method', '')}")
         if out["agrees_with_exact"] is not None:
-            print("agrees with exact:", "yes" if out["agrees_with_exact"] else "NO")
+            joint = f" (jointly at 99%: each figure at {out['joint_level']:.4%})" if "joint_level" in out else ""
+            print(f"agrees with exact{joint}:", "yes" if out["agrees_with_exact"] else "NO")
     return 1 if out["agrees_with_exact"] is False else 0

@@ -369,7 +369,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     fm[nf] = vals[a]
                     fs[nf] = ib
                     nf += 1
-                elif op in (K.X_SPIN, K.X_REBASE, K.X_SPINT):
+                elif op in (K.X_SPIN, K.X_REBASE, K.X_SPINT, K.X_SHOW):
                     if op == K.X_SPINT:  # the model from a table keyed by the pick
                         j = R[a] if idd != 0 else vals[a]
                         j = 0 if j < 0 else (ic - 1 if j >= ic else j)
@@ -394,7 +394,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         acc[feat[cur, 4]] += 1
                         w_ready = False
                         want = 1
-                    else:
+                    elif op == K.X_REBASE:
                         want = 2
                     if nf > 0 and not w_ready:  # the window shown, for the forced cells to change
                         for r in range(n_reels):
@@ -423,8 +423,9 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         for r in range(n_reels):
                             for q in range(rows[k, r]):
                                 c += symcode[W[r, q]]
-                        in_window = True
-                    if forced != 0 or op == K.X_SPIN:
+                        if op != K.X_SHOW:  # (a shown symbol changes what is observed, not a spin's pay)
+                            in_window = True
+                    if (forced != 0 and op != K.X_SHOW) or op == K.X_SPIN:
                         break  # value the lines, then go on
                 elif op == K.X_PAYSPIN:
                     x = spin_w * vals[a]
@@ -432,6 +433,27 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     cw[ic] += x
                     cw[idd] += y
                     other += x + y
+                elif op == K.V_PICK:  # vals[ic] distinct cells of vals[ib], one after another
+                    y = vals[ib]
+                    x = 0
+                    for _ in range(vals[ic]):
+                        n = 0
+                        m = y
+                        while m != 0:
+                            m &= m - 1
+                            n += 1
+                        if n == 0:
+                            break
+                        if free_n - free_h < need:
+                            free_h, free_n = _refill(free_buf, free_h, free_n, free_gen, kind)
+                        free_h, u = _lemire(free_buf, free_h, np.uint64(n))
+                        m = y
+                        for _ in range(u):
+                            m &= m - 1
+                        low = m & -m
+                        x |= low
+                        y ^= low
+                    vals[a] = x
                 elif op in (K.V_STACKS, K.V_CELLSUM):
                     if not w_ready:
                         for r in range(n_reels):

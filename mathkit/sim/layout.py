@@ -110,6 +110,8 @@ X_NEST = 37  # the spin of feature a is played as the base game: the entries of 
 C_SWITCH = 38  # pc = tab[b + clamp(vals[a], c)]: the option a stage's pick chooses
 X_SPINT = 39  # X_SPIN of model tab[b + j], option tab[b + c + j], j = clamp(vals[a] (d: R[a]), c)
 C_JTR = 40  # if R[a] <b> c: pc = d (a stage's exit on a register)
+V_PICK = 41  # vals[a] = vals[c] distinct cells of the mask vals[b], drawn from the feature stream
+X_SHOW = 42  # the current window shows the forced cells (no spin, no pay): observed again
 N_CODE = 6
 # test comparisons
 T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE = range(6)

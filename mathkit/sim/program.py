@@ -44,6 +44,7 @@ from ..play import (
     Min,
     Or,
     Pay,
+    Pick,
     Product,
     Random,
     Reg,
@@ -51,6 +52,7 @@ from ..play import (
     Rows,
     Sequence,
     Set,
+    Show,
     Stacks,
     Stage,
     Start,
@@ -136,6 +138,7 @@ class Builder:
         self.slots: dict[str, int] = {}
         self.n_acc = K.N_ACC
         self.forced: set[int] = set()
+        self.starting: set[str] = set()
         self.cells = False
         self.window = False  # some value reads the whole window (cell sums, stacks, the rows)
         self.instant = instant  # features played by their entry alone in every spin (EverySpin modifiers)
@@ -286,6 +289,12 @@ class Builder:
             out = self._new()
             self.emit(K.V_RANDOM, out, a, off, len(laws), int(by_reg))
             return out
+        if isinstance(v, Pick):
+            a = self.value(v.cells, scope, where)
+            b = self.value(v.count, scope, where)
+            out = self._new()
+            self.emit(K.V_PICK, out, a, b)
+            return out
         if isinstance(v, Sum):
             acc = self.value(v.terms[0], scope, where) if v.terms else self.value(Const(0), scope, where)
             for t in v.terms[1:]:
@@ -389,7 +398,16 @@ class Builder:
                 if a.feature not in self.findex:
                     msg = f"{at}: no sequence feature {a.feature!r} to start"
                     raise ModelError(msg)
+                if a.feature in self.starting:
+                    msg = f"{at}: feature {a.feature!r} starts itself"
+                    raise ModelError(msg)
+                self.starting.add(a.feature)  # its entry, compiled here: it runs now, in the current window
+                self.actions(self.features[self.findex[a.feature]][2].entry, a.feature, f"{at} (entry of {a.feature!r})")
+                self.starting.discard(a.feature)
                 self.emit(K.S_START, self.findex[a.feature])
+            elif isinstance(a, Show):
+                self.forces((Force(a.cells, a.symbol),), scope, at)
+                self.emit(K.X_SHOW)
             elif not isinstance(a, Tally):
                 msg = f"{at}: the simulator has no action {type(a).__name__}"
                 raise ModelError(msg)
@@ -498,7 +516,7 @@ class Builder:
         if not seq.stages and name not in self.instant and not seq.entry:
             msg = f"{where}: a sequence needs at least one stage, or entry actions to be played by"
             raise ModelError(msg)
-        for t in seq.trigger:  # the counts a trigger reads are digits of the observation code
+        for t in seq.trigger or ():  # the counts a trigger reads are digits of the observation code
             self._digits_of(t.value, f"{where} trigger")
         labels = {st.name: self.label() for st in seq.stages}
         if len(labels) != len(seq.stages):

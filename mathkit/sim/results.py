@@ -269,22 +269,36 @@ class SimResult:
         raise KeyError(msg)
 
     def checks(self, exact: Mapping[str, float], sd: float | Mapping[str, float] | None = None,
-               level: float = 0.99) -> dict[str, dict[str, float | bool]]:
+               level: float = 0.99) -> dict[str, dict[str, Any]]:
         """Per exact figure: simulated value, exact value, tolerance and agreement.
 
         ``sd`` is σ per total bet (exact, from the caller) for ``"rtp"``, or σ by figure name.
         """
         sim = self.figures()
-        out: dict[str, dict[str, float | bool]] = {}
+        out: dict[str, dict[str, Any]] = {}
         for name, x in exact.items():
             if name not in sim:
                 msg = f"no simulated figure {name!r}: {', '.join(sim)}"
                 raise KeyError(msg)
             s = sd.get(name) if isinstance(sd, Mapping) else sd if name == "rtp" else None
             tol = self.tolerance(name, float(x), s, level)
-            out[name] = {"sim": sim[name], "exact": float(x), "tolerance": tol,
+            sigma = tol / _z_for(level)  # σ/√N of the figure
+            z = (sim[name] - float(x)) / sigma if sigma > 0 else (0.0 if sim[name] == float(x) else math.inf)
+            out[name] = {"sim": sim[name], "exact": float(x), "tolerance": tol, "z": z,
+                         "ci99": [sim[name] - Z99 * sigma, sim[name] + Z99 * sigma],
                          "agrees": bool(abs(sim[name] - float(x)) <= tol)}
         return out
+
+    @staticmethod
+    def joint_level(k: int, level: float = 0.99) -> float:
+        """The level each of ``k`` figures is checked at so that all of them hold jointly at ``level`` (Bonferroni).
+
+        Examples
+        --------
+        >>> SimResult.joint_level(10)
+        0.999
+        """
+        return 1 - (1 - level) / max(k, 1)
 
     def agrees(self, exact: Mapping[str, float], sd: float | Mapping[str, float] | None = None,
                level: float = 0.99) -> dict[str, bool]:
@@ -293,8 +307,14 @@ class SimResult:
 
     # --- export ------------------------------------------------------------------------
     def to_dict(self, exact: Mapping[str, float] | None = None,
-                sd: float | Mapping[str, float] | None = None) -> dict[str, Any]:
-        """The figures as plain JSON-ready data; with ``exact`` figures, their checks too."""
+                sd: float | Mapping[str, float] | None = None,
+                methods: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """The figures as plain JSON-ready data; with ``exact`` figures, their checks too.
+
+        The checks hold jointly at 99%: each of the ``k`` figures at ``1 − 0.01/k`` (Bonferroni,
+        ``joint_level``), its tolerance at that level; each also shows its z-score, the simulated
+        99% interval and, from ``methods``, how the exact figure was obtained (exact / markov).
+        """
 
         def est(e: Estimate) -> dict[str, Any]:
             return {"rtp": e.value, "se": e.se, "ci95": list(e.ci95), "ci99": list(e.ci99)}
@@ -329,8 +349,13 @@ class SimResult:
             out["gamble"] = {"strategy": g.strategy, "offered": g.offered, "rounds": g.rounds, "won": g.won,
                              "return_ratio": est(g.return_ratio), "rtp_with_gamble": est(g.rtp)}
         if exact is not None:
-            checks = self.checks(exact, sd)
+            level = self.joint_level(len(exact))
+            checks = self.checks(exact, sd, level)
+            for name, c in checks.items():
+                if methods and name in methods:
+                    c["method"] = methods[name]
             out["checks"] = checks
+            out["joint_level"] = level
             out["agrees_with_exact"] = all(bool(c["agrees"]) for c in checks.values())
         else:
             out["agrees_with_exact"] = None

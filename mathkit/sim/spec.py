@@ -178,10 +178,21 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     (('lines',), 1)
     """
     t = pay_tables(game, lines=lines, coins=coins)
-    stake = Stake(t.total_bet, game.bet.lines if lines is None else lines, game.bet.coins[0] if coins is None else coins)
     base_reels = game.reel_set(reels).name
-    tables = sim_tables(game, stake)
-    seqs = [(b.name, b.component, tab if isinstance(tab, Sequence) else Sequence((), tab.trigger, (), tab.actions))
+    height = max(max(rs.rows) for rs in game.reel_sets)
+    while True:  # the tables once, again if a spin plays a taller window than any reel set (the cell masks' stride)
+        stake = Stake(t.total_bet, game.bet.lines if lines is None else lines,
+                      game.bet.coins[0] if coins is None else coins, height)
+        tables = sim_tables(game, stake)
+        tallest = max([height] + [v.rows or 0 for _, tab in tables if isinstance(tab, Variants) for v in tab.choices]
+                      + [int(r) for _, tab in tables if isinstance(tab, Variants) for r in dict(tab.held)]
+                      + [s.rows or 0 for _, tab in tables if isinstance(tab, Sequence) for st in tab.stages
+                         for s in st.spins])
+        if tallest == height:
+            break
+        height = tallest
+    seqs = [(b.name, (tab.component if isinstance(tab, Sequence) else None) or b.component,
+             tab if isinstance(tab, Sequence) else Sequence((), tab.trigger, (), tab.actions))
             for b, tab in tables if isinstance(tab, Sequence | EverySpin)]
     instant = frozenset(b.name for b, tab in tables if isinstance(tab, EverySpin))
     held: dict[int, int] = {}
@@ -208,7 +219,9 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
         msg = f"{game.name}: {len(bases)} counted symbol sets take {n_codes:,} combinations, too many to tabulate"
         raise ModelError(msg)
     symcode = b.symcode(bases)
-    height = max(int(reel_arrays(game, r).rows.max()) if rows is None else rows for r, rows, _, _ in keys)
+    if height < max(int(reel_arrays(game, r).rows.max()) if rows is None else rows for r, rows, _, _ in keys):
+        msg = f"{game.name}: a spin's window is taller than the cell masks' stride {height}"
+        raise ModelError(msg)
     # the models: one symbol trie over every symbol the line rule may read on each reel
     reads: list[npt.NDArray[np.int64]] = []
     for _, _, _, remap in keys:
@@ -243,8 +256,8 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
         credits += np.array([sp.pay(int(c)) for c in range(bases[d])], dtype=np.int64)[counts[b.digits[d]]]
     mask = np.zeros(n_codes, dtype=np.int64)
     for j, (name, _, seq) in enumerate(seqs):
-        ok = np.ones(n_codes, dtype=bool)
-        for test in seq.trigger:
+        ok = np.full(n_codes, seq.trigger is not None)
+        for test in seq.trigger or ():
             where = f"{game.name}: feature {name!r} trigger"
             ok &= compare(static_value(test.value, counts, b.sid, where), test.op, test.constant)
         mask |= ok.astype(np.int64) << j
