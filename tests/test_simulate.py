@@ -199,13 +199,8 @@ def test_agrees_with_exact_base_figures(path: Path | None) -> None:
     assert sum(e.value for e in res.breakdown.values()) == pytest.approx(res.rtp.value)
 
 
-# Games whose blocks the simulator does not play: it refuses them, naming every such block
-# (never a wrong figure).  Every other shipped game is played and checked.
-REFUSED: dict[str, tuple[str, ...]] = {}  # every shipped game is played (Prince: issue 10, Warlords: issue 12)
-
-
-@pytest.mark.parametrize("path", [p for p in sorted(GAMES.rglob("*.toml")) if p.stem not in REFUSED],
-                         ids=lambda p: p.stem)
+# Every shipped game is played and checked (a block without a table is refused by name: tests below).
+@pytest.mark.parametrize("path", sorted(GAMES.rglob("*.toml")), ids=lambda p: p.stem)
 def test_every_game_agrees_with_its_exact_figures(path: Path) -> None:
     # RTP, every component, hit frequencies, trigger and entry probabilities, the cap's and σ (where
     # the PAR sheet has it exactly): jointly within the 99% interval (Bonferroni over the figures)
@@ -215,15 +210,6 @@ def test_every_game_agrees_with_its_exact_figures(path: Path) -> None:
     assert ("sd" in exact or path.stem == "warlords") and len(exact) >= 4  # Warlords' σ: issue 12's exact side
     level = SimResult.joint_level(len(exact))
     assert res.agrees(exact, sd, level) == dict.fromkeys(exact, True), res.checks(exact, sd, level)
-
-
-@pytest.mark.parametrize("stem", sorted(REFUSED))
-def test_refuses_games_whose_blocks_it_cannot_play(stem: str) -> None:
-    game = load_game(GAMES / f"{stem}.toml")
-    with pytest.raises(ModelError, match="cannot be simulated") as err:
-        simulate(game, 1000, seed=1)
-    for name in REFUSED[stem]:
-        assert f"feature {name!r}" in str(err.value)
 
 
 def test_feature_frequency_matches_hand_formula(fs_game: Game) -> None:
