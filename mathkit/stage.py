@@ -485,6 +485,24 @@ class SpinPlay:
         return sum(self.components.values(), Fraction(0))
 
 
+@dataclass(frozen=True)
+class Uncovered:
+    """A part of the round whose win distribution the exact engine leaves to the simulator.
+
+    ``route`` names the event the simulator labels rounds with: ``"variant:<label>"`` for a
+    base-spin variant (a random overlay type, labelled as in :class:`mathkit.play.Variants`),
+    ``"feature:<block name>"`` for a round that enters that feature.  ``probability`` is the
+    event's exact probability per round; ``mean`` its exact contribution to the round's mean
+    (credits, unconditional).  Uncovered parts of one outcome are disjoint events, and the
+    outcome's ``dist`` holds only the rest of the round (its mass is 1 − Σ probabilities).
+    """
+
+    route: str
+    probability: Fraction
+    mean: Number
+    why: str
+
+
 @dataclass(frozen=True, eq=False)
 class Outcome:
     """The win of a stage and everything after it, to the end of the round.
@@ -494,7 +512,8 @@ class Outcome:
     are present when the level asked for them (``dist.lost_mass`` is the probability that
     truncations left out); ``max_win`` is a bound on the win in credits (``None``: unbounded);
     ``tail`` bounds its tail (:data:`Tail`); ``error`` bounds ``|true mean − mean|`` (credits) where
-    a part was bounded rather than computed (the cap's effect, from a tail bound).
+    a part was bounded rather than computed (the cap's effect, from a tail bound); ``uncovered``
+    lists the parts of the round ``dist`` leaves out (:class:`Uncovered`: sampled by the caller).
     """
 
     mean: Number
@@ -506,6 +525,7 @@ class Outcome:
     methods: Mapping[str, Method] = field(default_factory=dict)
     tail: Tail | None = None
     error: float = 0.0
+    uncovered: tuple[Uncovered, ...] = ()
 
     def method_of(self, component: str) -> Method:
         """How component ``component`` was obtained (the outcome's method when not recorded)."""
