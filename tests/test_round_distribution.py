@@ -14,6 +14,8 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from test_free_spin_games import samurai
 from test_respins import toy
 
@@ -111,3 +113,132 @@ def test_the_cap_on_a_mixed_distribution_by_hand() -> None:
     assert float(e.rtp_lost) == pytest.approx(4.0, rel=1e-14)
     assert float(e.capped.rtp()) == pytest.approx(3.2, rel=1e-14)
     assert e.capped.method == "sampled"
+
+
+# ----------------------------------------------------------------------------- re-spins: brute force
+SYMBOLS = ("X", "Y", "A", "B")
+PAYS = {"A": 2, "B": 5}  # two of a kind on the one line (row 0 of both reels)
+
+
+def respin_game(base: tuple[str, str], respin: tuple[str, str], free: tuple[str, str], awards: tuple[int, int]) -> Game:
+    """2 reels × 2 rows; scatters X, Y; re-spins from 2, free spins (fx, fy) from 3; final chance coins 3 or 5."""
+    from mathkit.features.final_chance import FinalChance
+    from mathkit.features.free_spins import FreeSpins
+    from mathkit.features.scatter_respins import ScatterRespins
+
+    def fs(name: str, trigger: str) -> FreeSpins:
+        return FreeSpins(name=name, trigger=trigger, awards=((3, awards[0]), (4, awards[1])), reels="free",
+                         from_feature="respins")
+
+    return Game(
+        name="re-spin brute toy",
+        symbols=(Symbol("X", "scatter"), Symbol("Y", "scatter"), Symbol("A"), Symbol("B")),
+        reel_sets=(ReelSet("base", tuple(tuple(s) for s in base), (2, 2)),
+                   ReelSet("respin", tuple(tuple(s) for s in respin), (2, 2)),
+                   ReelSet("free", tuple(tuple(s) for s in free), (2, 2))),
+        line_pays=tuple(PayEntry(s, (s,), ((2, (v,)),)) for s, v in PAYS.items()),
+        bet=Bet(1), paylines=((0, 0),),
+        features=(ScatterRespins(name="respins", scatters=("X", "Y"), free_spins=(("X", "fx"), ("Y", "fy")),
+                                 reels="respin", final_chance=FinalChance(((3, 1), (5, 1)), 2, (1, 2))),
+                  fs("fx", "X"), fs("fy", "Y")),
+    )
+
+
+def brute_round(base: tuple[str, str], respin: tuple[str, str], free: tuple[str, str],
+                awards: tuple[int, int]) -> dict[int, Fraction]:
+    """The round's law played from the rules (see the readings of warlords.toml), every stop alike."""
+    from functools import cache
+
+    def window(strips: tuple[str, str], stops: tuple[int, int]) -> dict[tuple[int, int], str]:
+        return {(r, k): strips[r][(stops[r] + k) % len(strips[r])] for r in range(2) for k in range(2)}
+
+    def stops(strips: tuple[str, str]) -> list[tuple[tuple[int, int], Fraction]]:
+        n = len(strips[0]) * len(strips[1])
+        return [((a, b), Fraction(1, n)) for a in range(len(strips[0])) for b in range(len(strips[1]))]
+
+    def line(w: dict[tuple[int, int], str]) -> int:
+        return PAYS.get(w[(0, 0)], 0) if w[(0, 0)] == w[(1, 0)] else 0
+
+    def add(out: dict[int, Fraction], law: dict[int, Fraction], p: Fraction, shift: int = 0) -> None:
+        for v, q in law.items():
+            out[v + shift] = out.get(v + shift, Fraction(0)) + p * q
+
+    def spins(n: int) -> dict[int, Fraction]:
+        law = {0: Fraction(1)}
+        for _ in range(n):
+            nxt: dict[int, Fraction] = {}
+            for st, p in stops(free):
+                add(nxt, law, p, line(window(free, st)))
+            law = nxt
+        return law
+
+    def free_law(n: int) -> dict[int, Fraction]:
+        return spins(awards[0] if n == 3 else awards[1])
+
+    @cache
+    def respins(t: str, held: frozenset[tuple[int, int]], started: int) -> tuple[tuple[int, Fraction], ...]:
+        out: dict[int, Fraction] = {}
+        ends: dict[frozenset[tuple[int, int]], Fraction] = {}
+        for st, p in stops(respin):
+            w = window(respin, st)
+            new = frozenset(c for c, s in w.items() if c not in held and s == t)
+            if new:
+                for v, q in respins(t, held | new, started):
+                    out[v] = out.get(v, Fraction(0)) + p * q
+            else:
+                ends[held] = ends.get(held, Fraction(0)) + p
+        for h, p in ends.items():
+            if len(h) >= 3:
+                add(out, free_law(len(h)), p)
+            else:  # the final chance: coins 3 or 5 (weight 1 each), or a scatter on one of the 2 free cells (weight 2)
+                add(out, {3: Fraction(1, 2), 5: Fraction(1, 2)}, p / 2)
+                add(out, free_law(3), p / 2)
+        return tuple(out.items())
+
+    def battle(types: list[str]) -> dict[str, Fraction]:
+        kinds = sorted(set(types))
+        if len(kinds) == 1:
+            return {kinds[0]: Fraction(1)}
+        if len(types) == 2 or len(kinds) == 3:
+            return {k: Fraction(1, len(kinds)) for k in kinds}
+        pair = max(kinds, key=types.count)
+        return {k: Fraction(3, 4) if k == pair else Fraction(1, 4) for k in kinds}
+
+    out: dict[int, Fraction] = {}
+    for st, p in stops(base):
+        w = window(base, st)
+        win = line(w)
+        cells = [(c, s) for c, s in w.items() if s in ("X", "Y")]
+        if len(cells) < 2:
+            add(out, {0: Fraction(1)}, p, win)
+            continue
+        for t, q in battle([s for _, s in cells]).items():
+            add(out, dict(respins(t, frozenset(c for c, _ in cells), len(cells))), p * q, win)
+    return {v: q for v, q in out.items() if q}
+
+
+strip = st.lists(st.sampled_from(SYMBOLS), min_size=2, max_size=5).map("".join)
+plain = st.lists(st.sampled_from(("A", "B", "A")), min_size=2, max_size=4).map("".join)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=st.tuples(strip, strip), respin=st.tuples(strip, strip), free=st.tuples(plain, plain),
+       awards=st.tuples(st.integers(1, 2), st.integers(1, 3)))
+def test_respin_round_distribution_equals_brute_force(base: tuple[str, str], respin: tuple[str, str],
+                                                      free: tuple[str, str], awards: tuple[int, int]) -> None:
+    from mathkit.errors import GameError
+    from mathkit.validate import validate_game
+
+    game = respin_game(base, respin, free, awards)
+    try:
+        validate_game(game)
+    except GameError:
+        assume(False)
+    want = brute_round(base, respin, free, awards)
+    out = analyse(game, level="distribution").outcome
+    assert out.uncovered == ()
+    assert out.mean == sum(v * q for v, q in want.items())
+    got = law_of(out)
+    assert sorted(got) == sorted(want)
+    assert got == pytest.approx({v: float(q) for v, q in want.items()}, rel=1e-9, abs=1e-15)
+    check_identity(out)
