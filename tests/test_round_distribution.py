@@ -22,8 +22,7 @@ from test_respins import toy
 from mathkit.distribution import WinDistribution
 from mathkit.features.overlay_wilds import OverlayType, OverlayWilds
 from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
-from mathkit.round import analyse
-from mathkit.round import compose
+from mathkit.round import analyse, compose
 from mathkit.stage import Outcome
 
 
@@ -167,8 +166,8 @@ def brute_round(base: tuple[str, str], respin: tuple[str, str], free: tuple[str,
         law = {0: Fraction(1)}
         for _ in range(n):
             nxt: dict[int, Fraction] = {}
-            for st, p in stops(free):
-                add(nxt, law, p, line(window(free, st)))
+            for at, p in stops(free):
+                add(nxt, law, p, line(window(free, at)))
             law = nxt
         return law
 
@@ -179,8 +178,8 @@ def brute_round(base: tuple[str, str], respin: tuple[str, str], free: tuple[str,
     def respins(t: str, held: frozenset[tuple[int, int]], started: int) -> tuple[tuple[int, Fraction], ...]:
         out: dict[int, Fraction] = {}
         ends: dict[frozenset[tuple[int, int]], Fraction] = {}
-        for st, p in stops(respin):
-            w = window(respin, st)
+        for at, p in stops(respin):
+            w = window(respin, at)
             new = frozenset(c for c, s in w.items() if c not in held and s == t)
             if new:
                 for v, q in respins(t, held | new, started):
@@ -205,8 +204,8 @@ def brute_round(base: tuple[str, str], respin: tuple[str, str], free: tuple[str,
         return {k: Fraction(3, 4) if k == pair else Fraction(1, 4) for k in kinds}
 
     out: dict[int, Fraction] = {}
-    for st, p in stops(base):
-        w = window(base, st)
+    for at, p in stops(base):
+        w = window(base, at)
         win = line(w)
         cells = [(c, s) for c, s in w.items() if s in ("X", "Y")]
         if len(cells) < 2:

@@ -40,9 +40,9 @@ class MultiplierLattice:
     Examples
     --------
     >>> lat = MultiplierLattice(((0, 0, 0, 1), (1, 1, 0, 1)), step=1, hi=None, top=20)
-    >>> law = lat.law(2, 1)   # 2 spins from ×1: a spin pays ×(m + c) when c = 1
-    >>> law.values.tolist(), [round(p, 12) for p in law.probs.tolist()]
-    ([0, 2, 3, 5], [0.25, 0.25, 0.25, 0.25])
+    >>> law = lat.law(2, 1)   # 2 spins from ×1; a trigger (1/2) raises it by 1 and pays 1 × the new multiplier
+    >>> law.values.tolist(), [round(p, 12) for p in law.probs.tolist()]   # 0 + 0, 0 + 2, 2 + 0, 2 + 3
+    ([0, 2, 5], [0.25, 0.5, 0.25])
     """
 
     def __init__(self, joint: Joint, step: int, hi: int | None, top: int) -> None:
