@@ -96,6 +96,16 @@ def test_a_block_answering_its_moments_only_is_left_uncovered() -> None:
     assert out.mean == moments.mean and out.m2 == moments.m2
     assert u.mean == moments.mean - Fraction(4, 6)
     check_identity(out)
+    # nothing reports the sub-distribution as the whole round's law
+    from mathkit.errors import ModelError
+    from mathkit.par import build_par, sheet_level
+    from mathkit.sessions.law import play_law
+
+    assert sheet_level(game) == "moments"
+    with pytest.raises(ModelError, match="distribution"):
+        build_par(game)
+    with pytest.raises(ModelError, match="feature:samurai"):
+        play_law(game)
 
 
 def test_the_cap_on_a_mixed_distribution_by_hand() -> None:
