@@ -284,6 +284,57 @@ def _hist_size(ft: FinishTables) -> int:  # pragma: no cover
 
 
 @nb.njit(cache=True)
+def _visit_plan(groups: Groups, ft: FinishTables, finmax: IntArray, n_codes: int, sx_max: int,
+                n_chunks: int) -> tuple[int, IntArray, IntArray]:  # pragma: no cover
+    """The dense table's size, the order to visit the groups in and the chunks of that order to share out.
+
+    The size bounds the largest total tightly: per group, its largest fixed win plus its alive lines' best
+    finishes (``finmax``), plus the suffix's largest extra win ``sx_max``.  The groups are visited by the
+    first cell they reach, so that consecutive groups write near each other.  The ``n_chunks`` chunks
+    (``visit[bounds[c]:bounds[c + 1]]``) are of about equal estimated work: the middle-reel stops where an
+    alive line goes on, and the meet.
+    """
+    gptr, gl, gc, mptr, mkey, _mw = groups
+    n_groups = gptr.shape[0] - 1
+    first = np.empty(n_groups, dtype=np.int64)
+    work = np.empty(n_groups, dtype=np.float64)
+    max_win = 0
+    for g in range(n_groups):
+        alive = 0
+        b_key = 0
+        w_t = 0.0
+        for p in range(gptr[g], gptr[g + 1]):
+            alive += finmax[gc[p]]
+            b_key += ft.base[gc[p]]
+            w_t += ft.tptr[gl[p], gc[p] + 1] - ft.tptr[gl[p], gc[p]]
+        fixed = mkey[mptr[g]] // n_codes if mptr[g + 1] > mptr[g] else 0
+        low = mkey[mptr[g]] if mptr[g + 1] > mptr[g] else 0
+        for a in range(mptr[g] + 1, mptr[g + 1]):
+            fixed = max(fixed, mkey[a] // n_codes)
+            low = min(low, mkey[a])
+        max_win = max(max_win, fixed + alive)
+        first[g] = b_key * n_codes + low
+        work[g] = 8 * w_t + (mptr[g + 1] - mptr[g]) * (1 + w_t) + ft.rk.shape[0]
+    visit = np.argsort(first).astype(np.int64)
+    total = 0.0
+    for q in range(n_groups):
+        total += work[visit[q]]
+    bounds = np.empty(n_chunks + 1, dtype=np.int64)
+    bounds[0] = 0
+    c = 1
+    cum = 0.0
+    for q in range(n_groups):
+        while c < n_chunks and cum >= total * c / n_chunks:
+            bounds[c] = q
+            c += 1
+        cum += work[visit[q]]
+    while c <= n_chunks:
+        bounds[c] = n_groups
+        c += 1
+    return (max_win + sx_max + 1) * n_codes, visit, bounds
+
+
+@nb.njit(cache=True)
 def _combine_all(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
     _combine_range(0, visit.shape[0], groups, visit, ft, n_codes, out)
@@ -299,10 +350,11 @@ def _combine_all_parallel(groups: Groups, visit: IntArray, ft: FinishTables, n_c
     and the chunks each thread did."""
     n_chunks = bounds.shape[0] - 1
     n_threads = max(1, min(n_threads, n_chunks))
-    outs = np.zeros((n_threads, size), dtype=np.int64)
+    outs = np.empty((n_threads, size), dtype=np.int64)
     done = np.zeros(n_threads, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
     for w in nb.prange(n_threads):
+        outs[w, :] = 0  # each thread zeroes its own table (on its own core, at the same time)
         done[w] = _combine_claimed(counter, bounds, groups, visit, ft, n_codes, outs[w])
     out = outs[0]
     n_cols = max(1, min(64, size // 4096))

@@ -51,6 +51,7 @@ KERNELS: dict[str, tuple[str, str, bool]] = {
     "prefix_groups_parallel": ("mathkit.cycle.prefix", "prefix_groups_parallel", True),
     "touched": ("mathkit.cycle.finish", "_touched", False),
     "histograms": ("mathkit.cycle.finish", "_histograms", False),
+    "visit_plan": ("mathkit.cycle.combine", "_visit_plan", False),
     "combine_all": ("mathkit.cycle.combine", "_combine_all", False),
     "combine_all_parallel": ("mathkit.cycle.combine", "_combine_all_parallel", True),
     "combine_sparse": ("mathkit.cycle.combine", "_combine_sparse", False),

@@ -71,32 +71,14 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
         groups = K.prefix_groups_parallel(plan.head, plan.last, plan.pclass, plan.pdead, n_codes, 4 * threads, threads)
     else:
         groups = K.prefix_groups(plan.head, plan.last, plan.pclass, plan.pdead, n_codes)
-    finmax, sx_max = plan.finmax, plan.sx_max
-    # a tight bound on the largest total: per group, its largest fixed win plus its alive lines' best, plus the suffix extras
-    gptr, gl, gc, mptr, mkey, _mw = groups
-    n_groups = len(gptr) - 1
-    alive_bound = np.add.reduceat(np.append(finmax[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0)
-    fixed_max = np.maximum.reduceat(mkey // n_codes, mptr[:-1])
-    max_win = int((fixed_max + alive_bound).max()) + sx_max
-    size = (max_win + 1) * n_codes
+    # chunks of about equal work, a few per thread: the threads claim them as they go (mathkit.cycle.claim)
+    n_chunks = max(1, min(8 * threads, len(groups[0]) - 1)) if threads > 1 else 1
+    size, visit, bounds = K.visit_plan(groups, ft, plan.finmax, n_codes, plan.sx_max, n_chunks)
     if size > DENSE_LIMIT:  # the (win, code) table is too large to hold densely: accumulate only the cells reached
         wins, codes, counts = K.combine_sparse(groups, ft, n_codes)
         return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
-    # visit the groups by the cells they reach first, so that consecutive groups write near each other
-    b_key = np.add.reduceat(np.append(ft.base[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0) * n_codes
-    visit = np.argsort(b_key + np.minimum.reduceat(mkey, mptr[:-1]), kind="stable").astype(np.int64)
     args = (groups, visit, ft, n_codes, size)
     if threads > 1:
-        # chunks of about equal work, a few per thread: the threads claim them as they go (mathkit.cycle.claim)
-        n_chunks = max(1, min(8 * threads, n_groups))
-        # balance chunks by estimated work: the middle-reel stops where an alive line goes on, and the meet
-        touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[gl, gc]
-        work_t = np.add.reduceat(np.append(touched, 0.0), gptr[:-1]) * (np.diff(gptr) > 0)
-        work = 8 * work_t + np.diff(mptr) * (1 + work_t) + len(ft.rk)
-        cum = np.concatenate([[0], np.cumsum(work[visit])])
-        bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
-        bounds[0], bounds[-1] = 0, n_groups
-        bounds = np.maximum.accumulate(np.minimum(bounds, n_groups))
         wins, codes, counts, done = K.combine_all_parallel(*args, bounds, threads)
         threads = int((done > 0).sum())
     else:

@@ -111,13 +111,11 @@ def finish_tables(finc: IntArray, a_mid: int, lines: IntArray, k: int, sym: IntA
 
 def _digest(t: PayTables, st: StopTables) -> bytes:
     """A digest of every array and number a plan is made from, and the kernel mode."""
-    h = hashlib.blake2b(digest_size=20)
-    h.update(f"{K.mode}|{len(st.digits)}|{st.n_reels}".encode())
-    for a in (t.match, t.pay, t.own, t.mult, t.lines, *st.cols, *st.weights, *st.obs, *st.extra):
-        arr = np.ascontiguousarray(a)
-        h.update(f"{arr.dtype.str}{arr.shape}".encode())
-        h.update(arr.data)
-    return h.digest()
+    arrays = [np.ascontiguousarray(a) for a in (t.match, t.pay, t.own, t.mult, t.lines, *st.cols, *st.weights, *st.obs,
+                                                  *st.extra)]
+    shapes = "|".join(f"{a.dtype.str}{a.shape}" for a in arrays)
+    return hashlib.blake2b(b"".join([f"{K.mode}|{len(st.digits)}|{shapes}".encode(), *(a.tobytes() for a in arrays)]),
+                           digest_size=20).digest()
 
 
 def _build(t: PayTables, st: StopTables) -> LinePlan:
