@@ -88,6 +88,8 @@ def _converter(spec: Spec) -> Callable[[Any], Any]:
         dtype, ndim, contiguous = np.dtype(spec[1]), int(spec[2]), spec[3] == "C"
 
         def array(x: Any) -> Any:
+            if type(x) is np.ndarray and x.dtype == dtype and x.ndim == ndim and (x.flags.c_contiguous or not contiguous):
+                return x  # already as built (the common case): nothing to check or convert
             a = np.asarray(x)
             if a.ndim != ndim or not np.can_cast(a.dtype, dtype, "safe"):
                 msg = f"kernel argument: expected a {ndim}-d {dtype} array, got {a.ndim}-d {a.dtype}"
