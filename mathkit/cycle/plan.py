@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -42,9 +43,10 @@ IntArray = npt.NDArray[np.int64]
 
 #: plans kept (the most recently used), and the most bytes one may hold to be kept
 KEEP = 8
-KEEP_BYTES = 64 << 20
+KEEP_BYTES = 16 << 20
 
 _plans: OrderedDict[bytes, LinePlan] = OrderedDict()
+_lock = threading.Lock()  # the workbench computes on threads
 
 
 class LinePlan(NamedTuple):
@@ -152,18 +154,21 @@ def _build(t: PayTables, st: StopTables) -> LinePlan:
 def line_plan(t: PayTables, st: StopTables) -> LinePlan:
     """The plan of enumerating ``st`` under ``t``: a kept one if the same inputs were planned lately."""
     key = _digest(t, st)
-    plan = _plans.get(key)
-    if plan is not None:
-        _plans.move_to_end(key)
-        return plan
+    with _lock:
+        plan = _plans.get(key)
+        if plan is not None:
+            _plans.move_to_end(key)
+            return plan
     plan = _build(t, st)
     if plan.nbytes <= KEEP_BYTES:
-        _plans[key] = plan
-        while len(_plans) > KEEP:
-            _plans.popitem(last=False)
+        with _lock:
+            _plans[key] = plan
+            while len(_plans) > KEEP:
+                _plans.popitem(last=False)
     return plan
 
 
 def clear() -> None:
     """Forget every kept plan."""
-    _plans.clear()
+    with _lock:
+        _plans.clear()
