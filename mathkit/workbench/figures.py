@@ -37,6 +37,7 @@ from ..distribution import WinDistribution
 from ..game import Game
 from ..par import ParSheet, Z
 from ..volatility import exceedance_points
+from .livefigure import LiveFigure
 from .model import Quick
 
 __all__ = ["FIGURES", "FigureSet", "Panel", "dashboard"]
@@ -130,7 +131,7 @@ class FigureSet:
         self.live = live
         self.widget: Any
         if live:
-            self.widget = go.FigureWidget()
+            self.widget = LiveFigure()
             self.widget.add_class("mk-figures")
             self.placeholder = None
         else:  # a report: no FigureWidget (it needs a kernel or a CDN); the notebook shows ``self.widget`` itself
@@ -152,7 +153,7 @@ class FigureSet:
         self._symbol_series = ()
         if self.live:
             self.widget.close()
-            self.widget = go.FigureWidget()
+            self.widget = LiveFigure()
             self.widget.add_class("mk-figures")
         else:
             self.widget = go.Figure()
