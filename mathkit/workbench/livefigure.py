@@ -34,7 +34,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-__all__ = ["UPDATE_TRAITS", "LiveFigure", "module_source"]
+__all__ = ["UPDATE_TRAITS", "LiveFigure", "module_source", "wrap_module"]
 
 #: plotly's kernel → browser messages, each a trait set to the message and back to ``None``
 UPDATE_TRAITS = ("_py2js_addTraces", "_py2js_deleteTraces", "_py2js_moveTraces", "_py2js_restyle",
@@ -57,17 +57,20 @@ export default () => {
   return {
     initialize({model}) {
       const early = [];  // updates that came before plotly: replayed in order through plotly's handlers
+      let recording = true;
       for (const name of UPDATES) {
         model.on("change:" + name, () => {
           const value = model.get(name);
-          if (widget === null && value !== null) early.push([name, value]);
+          if (recording && value !== null) early.push([name, value]);
         });
       }
       loaded = (async () => {
         const w = (await plotly()).default();
-        await w.initialize({model});
+        const pending = w.initialize({model});  // plotly's model handlers are on when this returns
+        recording = false;
+        for (const [name, value] of early.splice(0)) { model.set(name, value); model.set(name, null); }
+        await pending;
         widget = w;
-        for (const [name, value] of early) { model.set(name, value); model.set(name, null); }
       })();
       loaded.catch((e) => console.error("[mathkit] plotly's widget failed to load", e));
     },
@@ -80,13 +83,26 @@ export default () => {
 """
 
 
+def wrap_module(bundle: str) -> str:
+    """An anywidget ES module that imports ``bundle`` (an anywidget module) only after ``initialize`` has returned.
+
+    ``bundle`` is carried as a string; pages share one evaluation of it per distinct bundle.
+
+    Examples
+    --------
+    >>> src = wrap_module("export default () => ({});")
+    >>> src.count("export default"), '"export default () => ({});"' in src
+    (2, True)
+    """
+    key = hashlib.sha256(bundle.encode()).hexdigest()[:16]
+    head = _MODULE.replace("__KEY__", key).replace("__UPDATES__", json.dumps(list(UPDATE_TRAITS)))
+    return head.replace("__SOURCE__", json.dumps(bundle))  # last: the bundle's own text is left as it is
+
+
 @cache
 def module_source() -> str:
-    """The ES module :class:`LiveFigure` sends: plotly's own bundle, imported once ``initialize`` has returned."""
-    bundle = str(go.FigureWidget._esm)  # plotly's widget bundle (anywidget reads the file)
-    key = hashlib.sha256(bundle.encode()).hexdigest()[:16]
-    return (_MODULE.replace("__SOURCE__", json.dumps(bundle)).replace("__KEY__", key)
-            .replace("__UPDATES__", json.dumps(list(UPDATE_TRAITS))))
+    """The ES module :class:`LiveFigure` sends: plotly's own widget bundle, wrapped by :func:`wrap_module`."""
+    return wrap_module(str(go.FigureWidget._esm))  # anywidget reads plotly's bundle file
 
 
 class LiveFigure(go.FigureWidget):  # type: ignore[misc]
