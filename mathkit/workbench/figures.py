@@ -1,4 +1,4 @@
-"""The workbench's figures: four panels of one ``go.FigureWidget``, updated in place.
+"""The workbench's figures: four panels of one ``go.FigureWidget`` (a :class:`LiveFigure`), updated in place.
 
 One widget rather than four: plotly 7's ``FigureWidget`` ships plotly.js (≈5 MB)
 with every instance and the browser evaluates it once per instance (≈3 s each in
@@ -173,9 +173,9 @@ class FigureSet:
         when the figure is displayed inside a box.  It must not be done later: the widget's
         model in the browser keeps its own copy, updated by the in-place updates, and plotly
         compares the two (a later copy made the browser's model fail and stop following).
-        Views in Voilà 0.5 here draw the figure as it is when the page opens and do not apply
-        later in-place updates (the labels and tables do follow): the workbench notebook waits
-        for the first PAR sheet before it shows the workbench in Voilà.
+        The widget is a :class:`~mathkit.workbench.livefigure.LiveFigure`: with plotly's own
+        ``FigureWidget`` most page loads of a loaded machine dropped every in-place update (its
+        5 MB module missed anywidget's 2 s initialize deadline; see that module).
         """
         if self.live:
             self.widget._widget_layout = deepcopy(self.widget._layout_obj._props)
