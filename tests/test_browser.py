@@ -399,11 +399,18 @@ export default () => ({
 
 WRAPPER_JS = """async (source) => {
   globalThis.applied = []; globalThis.drawn = [];
-  const handlers = {}, state = {_py2js_update: null};
-  const model = {  // anywidget's model proxy: get, set (fires change events), on
+  const handlers = {}, state = {_py2js_update: null, _widget_layout: {}};
+  // the real model: anywidget's class holds (here: drops) comm messages, ipywidgets' handles them
+  const base = {_handle_comm_msg(msg) { this.seen.push(msg); }}, held = Object.create(base);
+  held._handle_comm_msg = () => Promise.reject(new Error('dropped'));
+  const real = Object.assign(Object.create(held), {seen: [], get: (k) => state[k]});
+  real.comm = {on_msg: (f) => { real.route = f; }};
+  const other = {comm: {}, get: () => ({})};
+  const model = {  // anywidget's model proxy: get, set (fires change events), on, the widget manager
     get: (k) => state[k],
     set: (k, v) => { state[k] = v; (handlers['change:' + k] || []).forEach((f) => f()); },
     on: (name, f) => { (handlers[name] = handlers[name] || []).push(f); },
+    widget_manager: {_models: {a: Promise.resolve(other), b: Promise.resolve(real)}},
   };
   const send = (n) => { model.set('_py2js_update', {n}); model.set('_py2js_update', null); };  // as the kernel does
   const url = URL.createObjectURL(new Blob([source], {type: 'text/javascript'}));
@@ -415,13 +422,15 @@ WRAPPER_JS = """async (source) => {
   const views = [widget.render({model, el: document.body}), widget.render({model, el: document.body})];
   await Promise.all(views);
   send(3);
-  return {initialized, applied: globalThis.applied, drawn: globalThis.drawn};
+  if (real.route) real.route('m1');
+  return {initialized, applied: globalThis.applied, drawn: globalThis.drawn, routed: real.seen};
 }"""
 
 
 def test_live_figure_module_initializes_at_once_and_keeps_early_updates(page: Any) -> None:
     """The wrapper's initialize returns before the slow module is evaluated (anywidget's 2 s deadline); updates sent
-    meanwhile reach the model's handlers once, in order, before any view is drawn; later ones reach them directly."""
+    meanwhile reach the model's handlers once, in order, before any view is drawn; later ones reach them directly;
+    the model's comm messages bypass anywidget's hold (which drops them all after a missed deadline)."""
     from mathkit.workbench.livefigure import wrap_module
 
     page.goto("about:blank")
@@ -429,6 +438,7 @@ def test_live_figure_module_initializes_at_once_and_keeps_early_updates(page: An
     assert out["initialized"] < 300, out  # the stub alone takes 600 ms
     assert out["applied"] == [1, 2, 3], out
     assert out["drawn"] == [[1, 2], [1, 2]], out
+    assert out["routed"] == ["m1"], out  # the real model's messages go to ipywidgets' handler, not anywidget's
 
 
 _GAMES: dict[str, str] = {}

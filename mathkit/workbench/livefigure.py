@@ -16,7 +16,10 @@ and imports it (once per page, shared by every figure) only after ``initialize``
 returned, so ``ready`` resolves in milliseconds.  Updates that arrive before plotly is
 loaded are kept in order and replayed through plotly's own handlers once it is, so the
 browser's copy of the figure stays the kernel's.  Views wait for plotly and then draw the
-figure as it is by then.  Nothing else changes: the Python side is plotly's.
+figure as it is by then.  A page so busy that even this small step misses the deadline
+(seen once in ten loads at load average 12 on 2 cores) would still drop every message,
+so once ``initialize`` has run, the model's comm messages go straight to ipywidgets'
+handler (anywidget only holds them until then).  The Python side is plotly's.
 
 Examples
 --------
@@ -52,6 +55,19 @@ function plotly() {  // plotly's widget module, evaluated once per page
   }
   return globalThis[KEY];
 }
+async function direct(model) {
+  // anywidget's model holds each comm message until its module's initialize has finished, but past its 2 s
+  // deadline it drops them all, for good.  Once this initialize runs, nothing needs holding: the real model
+  // (found by its state object among the manager's) takes its messages straight to ipywidgets' handler.
+  const manager = model.widget_manager, layout = model.get("_widget_layout");
+  const models = await Promise.all(Object.values((manager && manager._models) || {}).map((p) => p.catch(() => null)));
+  for (const real of models) {
+    if (!real || !real.comm || real.get("_widget_layout") !== layout) continue;
+    const base = Object.getPrototypeOf(Object.getPrototypeOf(real))._handle_comm_msg;
+    if (typeof base === "function") real.comm.on_msg((msg) => base.call(real, msg));
+    return;
+  }
+}
 export default () => {
   let widget = null, loaded = null;
   return {
@@ -73,6 +89,7 @@ export default () => {
         widget = w;
       })();
       loaded.catch((e) => console.error("[mathkit] plotly's widget failed to load", e));
+      direct(model).catch((e) => console.error("[mathkit] could not route the figure's messages", e));
     },
     async render({model, el}) {
       await loaded;
