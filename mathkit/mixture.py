@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -190,13 +190,16 @@ def _method(exact: RoundPart, routes: Sequence[tuple[str, Fraction]]) -> str:
 
 def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Mapping[str, RouteSample], *,
         bet: int, cap: int | None = None, cap_bound: tuple[float, float] | None = None,
-        cap_reachable: bool = True, seed: int | None = None) -> MixedLaw:
+        cap_reachable: bool = True, seed: int | None = None,
+        tail: Callable[[float], tuple[float, float]] | None = None) -> MixedLaw:
     """The round's law ``exact + Σ P(u)·sample_u`` and its figures.
 
     ``uncovered`` lists ``(route, P(route))``, each sampled in ``samples``; ``cap`` (credits) the round's
     cap; ``cap_bound`` a proven ``(P(W ≥ cap) ≤ q, E[(W − cap)⁺] ≤ b)`` bound, reported where it is
     tighter than the sample; ``cap_reachable``: whether some round can reach the cap (then it is the max
-    win).  A route without its sample is refused (never a figure from a part left out).
+    win); ``tail`` the round's proven tail bound (:data:`mathkit.stage.Tail`, before the cap): an upper
+    end of P(W ≥ t) tighter than the sample's replaces it.  A route without its sample is refused
+    (never a figure from a part left out).
     """
     missing = [r for r, _ in uncovered if r not in samples]
     if missing:
@@ -223,6 +226,19 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
             high += r.p * hi
         return Estimate(value, low, min(high, 1.0), method, ef, note=label)
 
+    def clipped(e: Estimate, t: int) -> Estimate:
+        """``e`` = P(W ≥ t) with its upper end the proven tail bound where that is tighter (a bound: markov)."""
+        if tail is None or e.method == "exact":
+            return e
+        q = tail(t - 1)[1]  # P(W > t − 1) = P(W ≥ t): wins are whole credits
+        if q >= e.high:
+            return e
+        if e.value > q:  # the sample contradicts a proven bound: never silent
+            msg = f"P(W ≥ {t}) sampled at {e.value:.3g}, above its proven bound {q:.3g}"
+            raise ValueError(msg)
+        note = f"{e.note}; its upper end is the round's proven tail bound, tighter than the sample's"
+        return replace(e, low=min(e.low, q), high=q, note=note, bound=e.value == 0)
+
     def rtp_part(pred: Callable[[int], bool]) -> Estimate:
         e = sum(v * p for v, p in zip(exact.values, exact.probs, strict=True) if pred(v)) / bet
         value = low = high = e
@@ -241,28 +257,29 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
         "hit_frequency_win_ge_bet": prob(lambda v: v >= bet, "P(W ≥ bet)"),
     }
     for m in TAILS:
-        figs[f"p_win_ge_{m}x"] = prob(lambda v, t=m * bet: v >= t, f"P(W ≥ {m}× bet)")
-    notes = [f"intervals: {CONFIDENCE:.0%} jointly — a Wilson score interval per sampled route at 1 − 0.01/{k_routes}, "
-             "weighted by the route's exact probability and added to the exact part (union bound); "
-             "the exact part adds no width"]
+        figs[f"p_win_ge_{m}x"] = clipped(prob(lambda v, t=m * bet: v >= t, f"P(W ≥ {m}× bet)"), m * bet)
     if method == "sampled":
-        notes[0] = notes[0].replace("added to the exact part (union bound); the exact part adds no width",
-                                    "the whole round is sampled")
+        notes = [f"intervals: {CONFIDENCE:.0%} Wilson score intervals on the whole round's sampled law (no exact part)"]
+    else:
+        notes = [f"intervals: {CONFIDENCE:.0%} jointly — a Wilson score interval per sampled route at confidence "
+                 f"1 − 0.01/{k_routes}, weighted by the route's exact probability and added to the exact part "
+                 "(union bound); the exact part adds no width"]
     kind = "largest"
     top_exact = max((v for v, p in zip(exact.values, exact.probs, strict=True) if p > 0), default=0)
     top_sampled = max((v for r in routes for v, c in zip(r.values, r.counts, strict=True) if c > 0), default=0)
     if cap is not None:
         pc = prob(lambda v: v >= cap, "P(W ≥ cap)")
-        if cap_bound is not None and cap_bound[0] < pc.high:
-            q = min(cap_bound[0], pc.high)
-            pc = Estimate(min(pc.value, q), 0.0, q, method, bound=True,
+        if cap_bound is not None and cap_bound[0] < pc.high and pc.value == 0:
+            q = cap_bound[0]  # a bound, shown as the figure (P(cap) ≤ it), as the cap's own section shows it
+            pc = Estimate(q, 0.0, q, "markov", bound=True,
                           note="a proven tail bound, tighter than the sample: P(cap) ≤ the value shown")
-            notes.append(f"P(cap) ≤ {q:.3g}: the round's proven tail bound, tighter than the sample's upper end")
+            notes.append(f"P(cap) ≤ {q:.3g}: the round's proven tail bound (Chernoff, markov), tighter than the "
+                         "sample's upper end; no sampled round reached the cap")
         figs["p_win_ge_cap"] = pc
-        lost_b = cap_bound[1] / bet if cap_bound is not None else math.inf
-        figs["rtp_lost_to_cap"] = Estimate(0.0, 0.0, lost_b, method if cap_bound is None else "exact", bound=True,
-                                           note="E[(W − cap)⁺] / bet, a proven bound (the simulator ends a round "
-                                                "at the cap, so samples cannot measure what the cap cuts)")
+        if cap_bound is not None:
+            figs["rtp_lost_to_cap"] = Estimate(cap_bound[1] / bet, 0.0, cap_bound[1] / bet, "markov", bound=True,
+                                               note="E[(W − cap)⁺] / bet ≤ the value shown, a proven bound (the "
+                                                    "simulator ends a round at the cap: samples cannot measure it)")
         if cap_reachable:
             kind = "cap"
             figs["max_win"] = Estimate(cap / bet, cap / bet, cap / bet, "exact", Fraction(cap, bet),

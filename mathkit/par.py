@@ -346,7 +346,7 @@ def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
         bound = (before.tail(cap - 1)[1], before.tail(float(cap))[0])
     seeds = {s.seed for s in samples.values()}
     law = mix(exact, routes, samples, bet=bet, cap=cap, cap_bound=bound, cap_reachable=reachable,
-              seed=seeds.pop() if len(seeds) == 1 else None)
+              seed=seeds.pop() if len(seeds) == 1 else None, tail=before.tail)
     why = [f"{u.route}: {u.why}" for u in before.uncovered]
     return replace(law, notes=(*law.notes, *why)) if why else law
 

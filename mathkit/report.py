@@ -165,17 +165,22 @@ def _mixed_dict(m: MixedLaw, out: dict[str, Any]) -> None:
         "max_win": f["max_win"].value,
         "max_win_probability": f["max_win_probability"].value,
     })
+    out["p_win_ge_bound"] = {k.removeprefix("p_win_ge_"): e.bound for k, e in f.items() if k.startswith("p_win_ge_")}
+    out["max_win_probability_bound"] = f["max_win_probability"].bound
+    out["max_win_kind"] = m.max_win_kind
     if "p_win_ge_cap" in f:
         out["cap_probability"] = f["p_win_ge_cap"].value
         out["cap_probability_bound"] = f["p_win_ge_cap"].bound
-        out["rtp_lost_to_cap"] = f["rtp_lost_to_cap"].high
-        out["rtp_lost_to_cap_bound"] = True
+    if "rtp_lost_to_cap" in f:
+        out["rtp_lost_to_cap"] = f["rtp_lost_to_cap"].value
+        out["rtp_lost_to_cap_bound"] = f["rtp_lost_to_cap"].bound
     prov = out["provenance"]
     for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability"):
         prov[k] = f[k].method
     prov["p_win_ge"] = {k.removeprefix("p_win_ge_"): e.method for k, e in f.items() if k.startswith("p_win_ge_")}
     if "p_win_ge_cap" in f:
         prov["cap_probability"] = f["p_win_ge_cap"].method
+    if "rtp_lost_to_cap" in f:
         prov["rtp_lost_to_cap"] = f["rtp_lost_to_cap"].method
     out["distribution"] = {
         "method": m.method,

@@ -8,6 +8,7 @@ entry probability, and a seed reproduces the counts bit for bit.
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -91,10 +92,16 @@ def test_nothing_sampled_is_exact_and_the_cap_bound_wins_over_the_sample() -> No
     s = {"feature:f": sample("feature:f", {0: 99, 50: 1})}
     m = mix(exact, (("feature:f", Fraction(1, 10)),), s, bet=10, cap=1000, cap_bound=(1e-20, 3e-19))
     pc = m.figures["p_win_ge_cap"]
-    assert pc.bound and pc.high == 1e-20 and pc.value == 0
+    assert pc.bound and pc.high == pc.value == 1e-20 and pc.method == "markov"  # shown as "P(cap) ≤ 1e-20"
     assert m.max_win_kind == "cap" and m.figures["max_win"].exact == 100
     assert m.figures["max_win_probability"] is pc
     assert m.figures["rtp_lost_to_cap"].high == pytest.approx(3e-20) and m.figures["rtp_lost_to_cap"].bound
+    # a proven tail bound tighter than the sample's upper end replaces it (P(W ≥ t) ≤ 1e-9 for every t here)
+    m = mix(exact, (("feature:f", Fraction(1, 10)),), s, bet=10, tail=lambda t: (0.0, 1e-9))
+    assert m.figures["p_win_ge_10x"].high == 1e-9 and m.figures["p_win_ge_10x"].bound
+    assert m.figures["p_win_ge_10x"].value == 0
+    with pytest.raises(ValueError, match="above its proven bound"):  # a sample that contradicts a bound
+        mix(exact, (("feature:f", Fraction(1, 10)),), s, bet=1, tail=lambda t: (0.0, 1e-9))
     with pytest.raises(ValueError, match="no sample for the uncovered route"):
         mix(exact, (("feature:g", Fraction(1, 10)),), s, bet=10)
 
@@ -176,3 +183,36 @@ def test_a_feature_route_by_rejection_and_the_round() -> None:
     assert sample_routes(game, [f"feature:{name}", "round"], 300_000, seed=9) == got
     with pytest.raises(ModelError, match="unknown route 'feature:nope'"):
         sample_routes(game, ["feature:nope"], 10)
+
+
+def test_par_json_is_reproducible_and_tagged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a game analysed to its moments only (sticky free spins): the whole round is sampled, tagged "sampled"
+    from test_free_spin_games import samurai
+
+    from mathkit.cli import main
+    from mathkit.io import dump_game
+
+    path = tmp_path / "sticky.toml"
+    path.write_text(dump_game(samurai()[0]))
+    runs = []
+    for seed in (4, 4, 5):
+        assert main(["par", str(path), "--json", "--sample-rounds", "100000", "--seed", str(seed)]) == 0
+        runs.append(capsys.readouterr().out)
+    assert runs[0] == runs[1] != runs[2]  # the same seed gives the same sheet, byte for byte
+    d = json.loads(runs[0])
+    assert d["level"] == "moments" and d["provenance"]["sd"] == "exact"
+    assert d["provenance"]["hit_frequency"] == "sampled" and 0 < d["hit_frequency"] <= 1
+    dist = d["distribution"]
+    assert dist["seed"] == 4 and dist["draws"] == 100_000 and dist["routes"][0]["route"] == "round"
+    lo, hi = dist["figures"]["hit_frequency"]["low"], dist["figures"]["hit_frequency"]["high"]
+    assert lo < d["hit_frequency"] < hi
+    assert sum(b["probability"] for b in dist["win_bands"]) == pytest.approx(1)
+    # --sample-rounds 0 samples nothing: the figures are left out and say why (never a figure from nothing)
+    assert main(["par", str(path), "--json", "--sample-rounds", "0"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["hit_frequency"] is None and "distribution" not in d
+    for bad in (["--sample-rounds", "-3"], ["--sample-rounds", "1.5"], ["--seed", "-1"]):
+        with pytest.raises(SystemExit) as exc:
+            main(["par", str(path), *bad])
+        assert exc.value.code == 2
+        assert bad[0] in capsys.readouterr().err
