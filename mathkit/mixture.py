@@ -257,7 +257,7 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
         "hit_frequency_win_ge_bet": prob(lambda v: v >= bet, "P(W ≥ bet)"),
     }
     for m in TAILS:
-        figs[f"p_win_ge_{m}x"] = clipped(prob(lambda v, t=m * bet: v >= t, f"P(W ≥ {m}× bet)"), m * bet)
+        figs[f"p_win_ge_{m}x"] = clipped(prob(_at_least(m * bet), f"P(W ≥ {m}× bet)"), m * bet)
     if method == "sampled":
         notes = [f"intervals: {CONFIDENCE:.0%} Wilson score intervals on the whole round's sampled law (no exact part)"]
     else:
@@ -296,7 +296,7 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     for i, lo in enumerate(BAND_EDGES):
         hi = BAND_EDGES[i + 1] if i + 1 < len(BAND_EDGES) else None
         label = f"({lo}, {'∞' if hi is None else hi}]".replace("∞]", "∞)")
-        edges.append((label, (lambda v, a=lo * bet, b=(None if hi is None else hi * bet): v > a and (b is None or v <= b))))
+        edges.append((label, _within(lo * bet, None if hi is None else hi * bet)))
     for label, pred in edges:
         bands.append(Band(label, prob(pred, label), rtp_part(pred)))
     xs = sorted({v for v, p in zip(exact.values, exact.probs, strict=True) if v > 0 and p > 0}
@@ -304,6 +304,15 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     ex = _exceedance(exact, routes, xs, conf, lost, bet)
     return MixedLaw(method, bet, figs, tuple(bands), ex,
                     tuple((r, Fraction(p), samples.get(r)) for r, p in uncovered), kind, tuple(notes), seed)
+
+
+def _at_least(t: int) -> Callable[[int], bool]:
+    return lambda v: v >= t
+
+
+def _within(low: int, high: int | None) -> Callable[[int], bool]:
+    """``low < v ≤ high`` (``high`` ``None``: open)."""
+    return lambda v: v > low and (high is None or v <= high)
 
 
 def _exceedance(exact: RoundPart, routes: list[_Route], xs: list[int], conf: float, lost: float,

@@ -293,10 +293,17 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     """
     level = sheet_level(game)
     analysis = None
-    if level == "distribution":
-        analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
-        if not analysis.uncapped.uncovered:
+    if level == "distribution" or (level == "moments" and sampler is not None):
+        # with a sampler, a block that gives its moments only is left to it (an uncovered part of the round)
+        try:
+            analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+        except ModelError:
+            if level == "distribution":
+                raise
+        if analysis is not None and not analysis.uncapped.uncovered:
             return _build_par(analysis, sessions=sessions)
+        if analysis is not None and (analysis.uncapped.dist is None or analysis.uncapped.m2 is None):
+            analysis = None  # no exact part to mix: the round's moments, and the whole round sampled
         level = "moments"  # an exact part and uncovered parts: σ from the moments, the distribution mixed
     if analysis is None:
         analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)

@@ -137,8 +137,6 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         out["provenance"].update(par.not_computed)
         if par.not_computed:
             out["not_computed"] = dict(par.not_computed)
-    if par.mixed is not None:
-        _mixed_dict(par.mixed, out)
     if par.sessions is not None:
         out["sessions"] = _section(par.sessions)
     if par.declared_rtp is not None:
@@ -152,6 +150,8 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
                 out["cap_probability_bound"] = True  # an upper bound on P(cap), not its value
     if isinstance(par, ParSheet) and par.distribution.lost_mass:
         out["lost_mass"] = par.distribution.lost_mass
+    if par.mixed is not None:  # last: P(cap) is the mixed law's P(W ≥ cap) (or its bound)
+        _mixed_dict(par.mixed, out)
     return out
 
 
@@ -380,15 +380,15 @@ def par_to_csv(par: RoundSheet) -> str:
         for k, why in par.not_computed.items():
             out.writerow(["summary", k, "", "", why])
     if par.mixed is not None:
-        m = par.mixed
-        for k, _, e in m.rows():
-            exact = "" if e.exact is None else f"{e.exact.numerator}/{e.exact.denominator}"
-            out.writerow(["distribution", k, e.value, exact, e.method])
-            out.writerow(["distribution", f"{k}_99_low", e.low, "", "bound" if e.bound else e.method])
-            out.writerow(["distribution", f"{k}_99_high", e.high, "", "bound" if e.bound else e.method])
-        for b in m.bands:
-            out.writerow(["win_band", b.label, b.probability.value, "", m.method])
-        for row in m.route_rows():
+        mx = par.mixed
+        for k, _, est in mx.rows():
+            exact = "" if est.exact is None else f"{est.exact.numerator}/{est.exact.denominator}"
+            out.writerow(["distribution", k, est.value, exact, est.method])
+            out.writerow(["distribution", f"{k}_99_low", est.low, "", "bound" if est.bound else est.method])
+            out.writerow(["distribution", f"{k}_99_high", est.high, "", "bound" if est.bound else est.method])
+        for b in mx.bands:
+            out.writerow(["win_band", b.label, b.probability.value, "", mx.method])
+        for row in mx.route_rows():
             out.writerow(["sampled_route", row["route"], row["draws"], row["probability_exact"],
                           f"{row['how']}; seed {row['seed']}; {row['rounds_played']} rounds"])
     if par.sessions is not None:

@@ -223,7 +223,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                             cur = jj
                             if feat[jj, 5] == 0:
                                 acc[feat[jj, 3]] += 1
-                                entered |= np.int64(1) << jj
+                                entered |= 1 << jj
                             pc = feat[jj, 0]
                             continue
                         phase = 2
@@ -363,7 +363,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         queue[qn] = a
                         qn += 1
                         acc[feat[a, 3]] += 1
-                        entered |= np.int64(1) << a
+                        entered |= 1 << a
                     else:
                         acc[K.A_OVERFLOW] = 3
                 elif op == K.S_TALLY:
