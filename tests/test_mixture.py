@@ -162,7 +162,8 @@ def test_a_forced_variant_samples_the_conditional_law() -> None:
     assert abs(m1 - mean) <= Z99 * sd / math.sqrt(s.draws)
     lo, hi = wilson(law[10], s.draws, Z99)
     assert lo <= 0.5 <= hi
-    assert sample_routes(game, [route], 200_000, seed=5)[route] == s  # the seed reproduces it
+    # the seed reproduces it, on any number of threads
+    assert sample_routes(game, [route], 200_000, seed=5, threads=1)[route] == s
     assert sample_routes(game, [route], 200_000, seed=6)[route] != s
     with pytest.raises(ModelError, match="no base variant is labelled 'nothing'"):
         sample_routes(game, ["variant:nothing"], 10)
@@ -172,7 +173,7 @@ def test_a_feature_route_by_rejection_and_the_round() -> None:
     game = load_game(ROOT / "data" / "games" / "three_scatter_5x3.toml")
     a = analyse(game, level="mean")
     name = next(f.name for f in game.features if f.role == "sequence")
-    got = sample_routes(game, [f"feature:{name}", "round"], 300_000, seed=9)
+    got = sample_routes(game, [f"feature:{name}", "round"], 10, seed=9, literal_rounds=300_000)
     s, whole = got[f"feature:{name}"], got["round"]
     assert s.how == "rejection on literal rounds" and whole.draws == whole.played == 300_000
     lo, hi = wilson(s.draws, s.played, Z99)
@@ -180,13 +181,14 @@ def test_a_feature_route_by_rejection_and_the_round() -> None:
     # the feature's rounds are among the round's: no value of theirs is missing from the whole law
     whole_law = dict(zip(whole.values, whole.counts, strict=True))
     assert all(whole_law.get(v, 0) >= c for v, c in zip(s.values, s.counts, strict=True))
-    assert sample_routes(game, [f"feature:{name}", "round"], 300_000, seed=9) == got
+    assert sample_routes(game, [f"feature:{name}", "round"], 10, seed=9, literal_rounds=300_000, threads=1) == got
     with pytest.raises(ModelError, match="unknown route 'feature:nope'"):
         sample_routes(game, ["feature:nope"], 10)
 
 
 def test_par_json_is_reproducible_and_tagged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # a game analysed to its moments only (sticky free spins): the whole round is sampled, tagged "sampled"
+    # a game whose sticky free spins give their moments only: the exact base spin mixed with the feature's rounds,
+    # sampled by rejection on literal rounds, tagged "exact+sampled"
     from test_free_spin_games import samurai
 
     from mathkit.cli import main
@@ -200,12 +202,14 @@ def test_par_json_is_reproducible_and_tagged(tmp_path: Path, capsys: pytest.Capt
         runs.append(capsys.readouterr().out)
     assert runs[0] == runs[1] != runs[2]  # the same seed gives the same sheet, byte for byte
     d = json.loads(runs[0])
-    assert d["level"] == "moments" and d["provenance"]["sd"] == "exact"
-    assert d["provenance"]["hit_frequency"] == "sampled" and 0 < d["hit_frequency"] <= 1
+    assert d["level"] == "distribution" and d["provenance"]["sd"] == "exact"
+    assert d["provenance"]["hit_frequency"] == "exact+sampled" and 0 < d["hit_frequency"] <= 1
     dist = d["distribution"]
-    assert dist["seed"] == 4 and dist["draws"] == 100_000 and dist["routes"][0]["route"] == "round"
+    route = dist["routes"][0]
+    assert dist["seed"] == 4 and route["route"] == "feature:samurai" and route["rounds_played"] == 400_000
+    assert route["how"] == "rejection on literal rounds" and 0 < route["draws"] < 400_000
     lo, hi = dist["figures"]["hit_frequency"]["low"], dist["figures"]["hit_frequency"]["high"]
-    assert lo < d["hit_frequency"] < hi
+    assert lo <= d["hit_frequency"] <= hi and lo < hi
     assert sum(b["probability"] for b in dist["win_bands"]) == pytest.approx(1)
     # --sample-rounds 0 samples nothing: the figures are left out and say why (never a figure from nothing)
     assert main(["par", str(path), "--json", "--sample-rounds", "0"]) == 0

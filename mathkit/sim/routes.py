@@ -13,6 +13,9 @@ A *route* names an event of the round (the keys of :class:`mathkit.stage.Uncover
   rounds that entered it are kept — the conditional law, with no assumption about how it is entered.
 - ``"round"`` — every round (the whole round's law, for a sheet with no exact distribution).
 
+The blocks of every pass are played on threads (the compiled driver releases the GIL); each block draws from
+its own streams, so the threads change nothing in the counts.
+
 Reproducible: each route draws from its own ``SeedSequence((seed, crc32(route pass)))`` cut into blocks
 of :data:`~mathkit.sim.run.BLOCK` rounds with the simulator's streams (:func:`mathkit.dask_runner.block_streams`),
 so the same seed gives the same counts bit for bit, whatever other routes are asked for.  The feature routes
@@ -22,16 +25,18 @@ Examples
 --------
 >>> from mathkit.io import load_game
 >>> game = load_game("data/games/classic_3reel.toml")
->>> s = sample_routes(game, ["round"], 70_000, seed=3)["round"]
+>>> s = sample_routes(game, ["round"], 20_000, seed=3)["round"]
 >>> s.draws, s.how, sum(s.counts) == s.draws
-(70000, 'literal rounds', True)
+(80000, 'literal rounds', True)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import zlib
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -43,10 +48,13 @@ from . import layout as K
 from .run import BLOCK, _compiled
 from .spec import SimSpec
 
-__all__ = ["DEFAULT_ROUNDS", "DEFAULT_SEED", "sample_routes"]
+__all__ = ["DEFAULT_ROUNDS", "DEFAULT_SEED", "LITERAL", "sample_routes"]
 
-DEFAULT_ROUNDS = 1 << 24
-"""Rounds of play per route pass (16,777,216): a forced variant's draws, a rejection pass's literal rounds."""
+DEFAULT_ROUNDS = 1 << 22
+"""Rounds of play per forced-variant route (4,194,304); the shared literal pass plays :data:`LITERAL` times as many."""
+LITERAL = 4
+"""The literal pass's rounds per forced route's: a literal round costs about a third of a forced overlay round
+(most rounds are one plain spin), and rejection keeps only the rounds of its route."""
 DEFAULT_SEED = 2026
 """The seed of a PAR sheet's samples when none is given (so that ``mathkit par`` is reproducible)."""
 _WIN_MASK = (1 << K.ROUTE_SHIFT) - 1
@@ -80,10 +88,21 @@ def _counts(wins: np.ndarray, tally: dict[int, int]) -> None:
         tally[v] = tally.get(v, 0) + c
 
 
-def _play(spec: SimSpec, root: np.random.SeedSequence, rounds: int) -> list[np.ndarray]:
-    out = []
-    for b in range(-(-rounds // BLOCK)):
-        out.append(block_wins(spec, root, b, min(BLOCK, rounds - b * BLOCK)))
+def _play(passes: list[tuple[SimSpec, np.random.SeedSequence, int]], threads: int) -> list[list[np.ndarray]]:
+    """Every block of every pass ``(spec, root, rounds)``, on ``threads`` threads (the driver releases the GIL).
+
+    Each block draws from its own streams, so the wins are the same whatever the threads.
+    """
+    jobs = [(i, spec, root, b, min(BLOCK, rounds - b * BLOCK))
+            for i, (spec, root, rounds) in enumerate(passes) for b in range(-(-rounds // BLOCK))]
+    out: list[list[np.ndarray]] = [[] for _ in passes]
+    if threads <= 1 or len(jobs) <= 1:
+        results = [block_wins(spec, root, b, n) for _, spec, root, b, n in jobs]
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(lambda job: block_wins(job[1], job[2], job[3], job[4]), jobs))
+    for (i, *_), wins in zip(jobs, results, strict=True):
+        out[i].append(wins)
     return out
 
 
@@ -94,48 +113,57 @@ def _sample(route: str, tally: dict[int, int], played: int, seed: int, how: str)
 
 
 def sample_routes(game: Game, routes: Sequence[str], rounds: int = DEFAULT_ROUNDS, *, seed: int = DEFAULT_SEED,
-                  reels: str | None = None, lines: int | None = None,
-                  coins: int | None = None) -> dict[str, RouteSample]:
+                  reels: str | None = None, lines: int | None = None, coins: int | None = None,
+                  literal_rounds: int | None = None, threads: int | None = None) -> dict[str, RouteSample]:
     """The sampled conditional law of the round's win (credits, the cap applied) for each route of ``routes``.
 
-    ``rounds`` rounds are played per pass: one pass per variant route (every round a draw), one pass of
-    literal rounds shared by the feature routes (a round is a draw of each feature it entered) and
-    ``"round"``.  A route naming no variant or feature of the game is refused, as is a feature route
-    that no round of the pass entered (no law to report).
+    One pass of ``rounds`` rounds per variant route (every round a draw); one pass of ``literal_rounds``
+    literal rounds (default :data:`LITERAL` × ``rounds``) shared by the feature routes (a round is a draw
+    of each feature it entered) and ``"round"``.  ``threads`` (default: the CPUs) play the blocks; the
+    result does not depend on them.  A route naming no variant or feature of the game is refused, as is
+    a feature route that no round of the pass entered (no law to report).
     """
     if rounds < 1:
         msg = f"sample rounds must be at least 1, not {rounds}"
         raise ValueError(msg)
+    n_literal = LITERAL * rounds if literal_rounds is None else literal_rounds
     spec = _compiled(game, reels=reels, lines=lines, coins=coins)
     out: dict[str, RouteSample] = {}
     literal: dict[str, int] = {}
+    forced: list[str] = []
     for route in dict.fromkeys(routes):
         kind, _, name = route.partition(":")
         if route == "round":
             literal[route] = -1
         elif kind == "variant" and name:
-            tally: dict[int, int] = {}
-            for wins in _play(_with_routes(spec, name), _root(seed, route), rounds):
-                _counts(wins & _WIN_MASK, tally)
-            out[route] = _sample(route, tally, rounds, seed, "forced variant")
+            forced.append(route)
         elif kind == "feature" and name in spec.sequences:
             literal[route] = spec.sequences.index(name)
         else:
             msg = (f"{game.name}: unknown route {route!r}: give 'round', 'variant:<label>' or 'feature:<name>' "
                    f"(features: {', '.join(spec.sequences) or 'none'})")
             raise ModelError(msg)
+    passes = [(_with_routes(spec, r.partition(":")[2]), _root(seed, r), rounds) for r in forced]
+    if literal:
+        passes.append((_with_routes(spec), _root(seed, "literal rounds"), n_literal))
+    played = _play(passes, (os.cpu_count() or 1) if threads is None else threads)
+    for route, blocks in zip(forced, played, strict=False):
+        tally: dict[int, int] = {}
+        for wins in blocks:
+            _counts(wins & _WIN_MASK, tally)
+        out[route] = _sample(route, tally, rounds, seed, "forced variant")
     if literal:
         tallies: dict[str, dict[int, int]] = {r: {} for r in literal}
-        for wins in _play(_with_routes(spec), _root(seed, "literal rounds"), rounds):
+        for wins in played[-1]:
             flags = wins >> K.ROUTE_SHIFT
             win = wins & _WIN_MASK
             for route, bit in literal.items():
                 _counts(win if bit < 0 else win[(flags >> bit) & 1 == 1], tallies[route])
         for route, bit in literal.items():
             how = "literal rounds" if bit < 0 else "rejection on literal rounds"
-            out[route] = _sample(route, tallies[route], rounds, seed, how)
+            out[route] = _sample(route, tallies[route], n_literal, seed, how)
             if out[route].draws == 0:
-                msg = (f"{game.name}: no round of {rounds:,} entered {route!r}: sample more rounds "
+                msg = (f"{game.name}: no round of {n_literal:,} entered {route!r}: sample more rounds "
                        "(--sample-rounds) to measure its law")
                 raise ModelError(msg)
     return {r: out[r] for r in dict.fromkeys(routes)}
