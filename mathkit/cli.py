@@ -89,7 +89,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="add the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
     par.add_argument("--sample-rounds", type=sample_rounds, metavar="N",
                      help="rounds the simulator plays per sampled part of the round's distribution, where the exact "
-                          "one leaves parts out (default 16,777,216; 0: sample nothing, leave those figures out)")
+                          "one leaves parts out (default 2,097,152 per forced overlay type, 4× that of literal rounds "
+                          "for the features' parts; 0: sample nothing and leave those figures out)")
     par.add_argument("--seed", type=nonnegative, metavar="S",
                      help="seed of those samples (default 2026: the same sheet every run)")
     par.set_defaults(func=_par)

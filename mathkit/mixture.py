@@ -269,10 +269,16 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     top_sampled = max((v for r in routes for v, c in zip(r.values, r.counts, strict=True) if c > 0), default=0)
     if cap is not None:
         pc = prob(lambda v: v >= cap, "P(W ≥ cap)")
-        if cap_bound is not None and cap_bound[0] < pc.high and pc.value == 0:
-            q = cap_bound[0]  # a bound, shown as the figure (P(cap) ≤ it), as the cap's own section shows it
-            pc = Estimate(q, 0.0, q, "markov", bound=True,
-                          note="a proven tail bound, tighter than the sample: P(cap) ≤ the value shown")
+        if cap_bound is not None and cap_bound[0] < pc.high:
+            q = cap_bound[0]
+            if pc.value > q:  # the sample contradicts a proven bound: never silent
+                msg = f"P(cap) sampled at {pc.value:.3g}, above its proven bound {q:.3g}"
+                raise ValueError(msg)
+            if pc.value == 0:  # nothing reached it: the bound is the figure (P(cap) ≤ it), as the cap's section shows
+                pc = Estimate(q, 0.0, q, "markov", bound=True,
+                              note="a proven tail bound, tighter than the sample: P(cap) ≤ the value shown")
+            else:  # the exact part's rounds at the cap, and the bound as the interval's upper end
+                pc = replace(pc, high=q, note="P(W ≥ cap): the interval's upper end is the proven tail bound")
             notes.append(f"P(cap) ≤ {q:.3g}: the round's proven tail bound (Chernoff, markov), tighter than the "
                          "sample's upper end; no sampled round reached the cap")
         figs["p_win_ge_cap"] = pc

@@ -50,8 +50,8 @@ from .spec import SimSpec
 
 __all__ = ["DEFAULT_ROUNDS", "DEFAULT_SEED", "LITERAL", "sample_routes"]
 
-DEFAULT_ROUNDS = 1 << 22
-"""Rounds of play per forced-variant route (4,194,304); the shared literal pass plays :data:`LITERAL` times as many."""
+DEFAULT_ROUNDS = 1 << 21
+"""Rounds of play per forced-variant route (2,097,152); the shared literal pass plays :data:`LITERAL` times as many."""
 LITERAL = 4
 """The literal pass's rounds per forced route's: a literal round costs about a third of a forced overlay round
 (most rounds are one plain spin), and rejection keeps only the rounds of its route."""
