@@ -220,3 +220,34 @@ def test_par_json_is_reproducible_and_tagged(tmp_path: Path, capsys: pytest.Capt
             main(["par", str(path), *bad])
         assert exc.value.code == 2
         assert bad[0] in capsys.readouterr().err
+
+
+def test_text_csv_and_xlsx_show_the_mixed_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from openpyxl import load_workbook
+    from test_free_spin_games import samurai
+
+    from mathkit.cli import main
+    from mathkit.io import dump_game
+
+    path = tmp_path / "sticky.toml"
+    path.write_text(dump_game(samurai()[0]))
+    flags = ["--sample-rounds", "50000", "--seed", "2"]
+    assert main(["par", str(path), *flags]) == 0
+    text = capsys.readouterr().out
+    assert "Win distribution of the whole round [exact+sampled]" in text
+    assert "hit frequency per spin" in text and "[exact+sampled, 99% " in text
+    assert "sampled: feature:samurai" in text and "rejection on literal rounds, seed 2" in text
+    assert main(["par", str(path), *flags, "--out", str(tmp_path / "p.csv")]) == 0
+    rows = [r.split(",") for r in (tmp_path / "p.csv").read_text().splitlines()]
+    hit = next(r for r in rows if r[:2] == ["distribution", "hit_frequency"])
+    low = next(r for r in rows if r[:2] == ["distribution", "hit_frequency_99_low"])
+    assert hit[4] == "exact+sampled" and float(low[2]) <= float(hit[2])
+    assert any(r[:2] == ["sampled_route", "feature:samurai"] for r in rows)
+    assert main(["par", str(path), *flags, "--out", str(tmp_path / "p.xlsx")]) == 0
+    wb = load_workbook(tmp_path / "p.xlsx")
+    summary = {r[0]: r for r in wb["summary"].iter_rows(values_only=True) if r and r[0]}
+    assert summary["hit frequency per spin"][3] == "exact+sampled"
+    assert summary["hit frequency per spin"][1] == pytest.approx(float(hit[2]))
+    dist = [r for r in wb["distribution"].iter_rows(values_only=True) if r and r[0]]
+    assert str(dist[0][0]).startswith("the whole round's win distribution [exact+sampled]")
+    assert any(r[0] == "feature:samurai" for r in dist)
