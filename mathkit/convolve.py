@@ -124,7 +124,7 @@ def mix(parts: Sequence[tuple[float, PlayLaw]]) -> PlayLaw:
     if hi - lo <= 4 * len(values) + (1 << 16):
         # a dense grid no wider than a few times the points: one bincount (it adds in the same order as
         # the sort below, point by point, so the same floats) instead of a sort of every point
-        dense = np.bincount(values - lo, weights=probs, minlength=hi - lo + 1)
+        dense = np.asarray(np.bincount(values - lo, weights=probs, minlength=hi - lo + 1), dtype=np.float64)
         cells = np.flatnonzero(dense > 0)
         return PlayLaw(cells.astype(np.int64) + lo, dense[cells], lost)
     uniq, inv = np.unique(values, return_inverse=True)

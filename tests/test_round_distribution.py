@@ -22,8 +22,7 @@ from test_respins import toy
 from mathkit.distribution import WinDistribution
 from mathkit.features.overlay_wilds import OverlayType, OverlayWilds
 from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
-from mathkit.round import analyse
-from mathkit.round import compose
+from mathkit.round import analyse, compose
 from mathkit.stage import Outcome
 
 
@@ -97,6 +96,16 @@ def test_a_block_answering_its_moments_only_is_left_uncovered() -> None:
     assert out.mean == moments.mean and out.m2 == moments.m2
     assert u.mean == moments.mean - Fraction(4, 6)
     check_identity(out)
+    # nothing reports the sub-distribution as the whole round's law
+    from mathkit.errors import ModelError
+    from mathkit.par import build_par, sheet_level
+    from mathkit.sessions.law import play_law
+
+    assert sheet_level(game) == "moments"
+    with pytest.raises(ModelError, match="distribution"):
+        build_par(game)
+    with pytest.raises(ModelError, match="feature:samurai"):
+        play_law(game)
 
 
 def test_the_cap_on_a_mixed_distribution_by_hand() -> None:
@@ -167,8 +176,8 @@ def brute_round(base: tuple[str, str], respin: tuple[str, str], free: tuple[str,
         law = {0: Fraction(1)}
         for _ in range(n):
             nxt: dict[int, Fraction] = {}
-            for st, p in stops(free):
-                add(nxt, law, p, line(window(free, st)))
+            for at, p in stops(free):
+                add(nxt, law, p, line(window(free, at)))
             law = nxt
         return law
 
@@ -179,8 +188,8 @@ def brute_round(base: tuple[str, str], respin: tuple[str, str], free: tuple[str,
     def respins(t: str, held: frozenset[tuple[int, int]], started: int) -> tuple[tuple[int, Fraction], ...]:
         out: dict[int, Fraction] = {}
         ends: dict[frozenset[tuple[int, int]], Fraction] = {}
-        for st, p in stops(respin):
-            w = window(respin, st)
+        for at, p in stops(respin):
+            w = window(respin, at)
             new = frozenset(c for c, s in w.items() if c not in held and s == t)
             if new:
                 for v, q in respins(t, held | new, started):
@@ -205,8 +214,8 @@ def brute_round(base: tuple[str, str], respin: tuple[str, str], free: tuple[str,
         return {k: Fraction(3, 4) if k == pair else Fraction(1, 4) for k in kinds}
 
     out: dict[int, Fraction] = {}
-    for st, p in stops(base):
-        w = window(base, st)
+    for at, p in stops(base):
+        w = window(base, at)
         win = line(w)
         cells = [(c, s) for c, s in w.items() if s in ("X", "Y")]
         if len(cells) < 2:

@@ -46,8 +46,8 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
-from ..markov.tails import FINE_THETAS, multiplier_tails
 from ..markov.multiplier import MultiplierLattice
+from ..markov.tails import FINE_THETAS, multiplier_tails
 from ..play import Add, Const, Count, Goto, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, PlayLaw, SpinModel, StageLaw, Tail, lazy_tail
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination

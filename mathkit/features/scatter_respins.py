@@ -451,9 +451,13 @@ class ScatterRespins(Block):
     def drawn_dist(self, ctx: RoundContext, t: int, mask: int, target: Block) -> PlayLaw:
         """The law of ``target``'s win entered after re-spins from ``mask``: its laws by entry, mixed."""
         parts = []
+
+        def law_at(e: Entry) -> StageLaw:
+            return ctx.shared(("drawn target law", target, e), target.reel_sets(),
+                              lambda: target.law(ctx, e, "distribution"))
+
         for e, p in self.entry_law(ctx, t, mask, target).items():
-            law = ctx.shared(("drawn target law", target, e), target.reel_sets(),
-                             lambda e=e: target.law(ctx, e, "distribution"))
+            law = law_at(e)
             if set(law.branches) != {()} or law.branches[()].dist is None:
                 msg = (f"{self.name}: {target.name!r} entered after re-spins must end the round with its own law "
                        "(its exits would need a chain of their own)")

@@ -40,9 +40,9 @@ class MultiplierLattice:
     Examples
     --------
     >>> lat = MultiplierLattice(((0, 0, 0, 1), (1, 1, 0, 1)), step=1, hi=None, top=20)
-    >>> law = lat.law(2, 1)   # 2 spins from ×1: a spin pays ×(m + c) when c = 1
-    >>> law.values.tolist(), [round(p, 12) for p in law.probs.tolist()]
-    ([0, 2, 3, 5], [0.25, 0.25, 0.25, 0.25])
+    >>> law = lat.law(2, 1)   # 2 spins from ×1; a trigger (1/2) raises it by 1 and pays 1 × the new multiplier
+    >>> law.values.tolist(), [round(p, 12) for p in law.probs.tolist()]   # 0 + 0, 0 + 2, 2 + 0, 2 + 3
+    ([0, 2, 5], [0.25, 0.5, 0.25])
     """
 
     def __init__(self, joint: Joint, step: int, hi: int | None, top: int) -> None:
@@ -63,7 +63,6 @@ class MultiplierLattice:
         self._fft = sfft
         self.size = sfft.next_fast_len(2 * self.n - 1, real=True)
         self.counts = sorted({c for c, *_ in joint})
-        self._dense: dict[tuple[int, int], FloatArray] = {}
         self._spectra: dict[tuple[int, int], ComplexArray] = {}
         self._spin: dict[tuple[int, int], ComplexArray] = {}
 
@@ -84,10 +83,9 @@ class MultiplierLattice:
         return self._spin[(m, c)]
 
     def dense(self, k: int, m: int) -> FloatArray:
-        """``D(k, m)`` on the lattice (cells of step ``g``, the last holding all mass above it)."""
-        key = (k, m)
-        if key in self._dense:
-            return self._dense[key]
+        """``D(k, m)`` on the lattice (cells of step ``g``, the last holding all mass above it).
+
+        Only the spectra are kept (each state's law is asked for once, by :meth:`law` or a spectrum)."""
         if k == 0:
             out = np.zeros(self.n)
             out[0] = 1.0
@@ -103,7 +101,6 @@ class MultiplierLattice:
             full = np.asarray(self._fft.irfft(acc, self.size), dtype=np.float64)[: 2 * self.n - 1]
             out = full[: self.n].copy()
             out[-1] += math.fsum(full[self.n:].tolist())
-        self._dense[key] = out
         return out
 
     def _spectrum(self, k: int, m: int) -> ComplexArray:
@@ -113,7 +110,7 @@ class MultiplierLattice:
 
     def law(self, spins: int, start: int) -> PlayLaw:
         """The law of ``spins`` spins from multiplier ``start`` (the round-off floor zeroed, its mass lost)."""
-        return clean(self.dense(spins, start).copy(), self.g, 0, 1.0)
+        return clean(self.dense(spins, start), self.g, 0, 1.0)
 
 
 def multiplier_distribution(joint: Joint, spins: int, start: int, step: int, top: int, hi: int | None) -> PlayLaw:
