@@ -67,7 +67,7 @@ samurai = game.feature("samurai")
 a, b = samurai.moments(eng)
 
 # %%
-sheet = build_sheet(game, sampler=lambda routes: sample_routes(game, routes, SAMPLE_ROUNDS, seed=SEED))
+sheet = build_sheet(game, parallel=True, sampler=lambda routes: sample_routes(game, routes, SAMPLE_ROUNDS, seed=SEED))
 sections = {s.name: dict(s.figures) for s in sheet.features}
 
 
