@@ -358,7 +358,8 @@ def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
     return replace(law, notes=(*law.notes, *why)) if why else law
 
 
-NOT_COMPUTED = "not computed exactly: see mathkit simulate"
+NOT_COMPUTED = ("not computed exactly: `mathkit par` mixes in sampled parts (--sample-rounds, --seed); "
+                "see also mathkit simulate")
 NOT_SAMPLED = "needs its uncovered parts sampled: `mathkit par` samples them (--sample-rounds, --seed)"
 
 
