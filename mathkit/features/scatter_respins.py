@@ -419,7 +419,7 @@ class ScatterRespins(Block):
         return StageLaw({(): branch}, {target.component: mean}, method, level, facts)
 
     def entry_law(self, ctx: Context, t: int, mask: int, target: Block) -> dict[Entry, Number]:
-        """P(the free spins ``target`` start from each entry | they start after re-spins from ``mask``).
+        """P(the free spins ``target`` start from each entry | they start after re-spins from ``mask``), in floats.
 
         The entry is read from the held cells at the end (:meth:`~mathkit.features.Block.entry`); one backward
         solve of the chain per distinct entry, its indicator over the endings as the terminal values.
@@ -439,13 +439,12 @@ class ScatterRespins(Block):
             return marks
 
         marks = ctx.shared(("held entries", self, t, target), (self.reels,), groups)
-        exact = ctx.precision == "exact"
-        keep = 1 - self._ended_short(ctx, t, mask)
+        keep = float(1 - self._ended_short(ctx, t, mask))
         out: dict[Entry, Number] = {}
-        for e, mark in marks.items():
-            u = self._solve(ctx, t, target, ("entry", e), Ratios(mark.astype(np.int64).astype(object), 1), exact).at(mask)
+        for e, mark in marks.items():  # in floats: the laws they mix are float laws (and exact solves cost memory)
+            u = float(self._solve(ctx, t, target, ("entry", e), mark.astype(np.float64), False).at(mask))
             if u:
-                out[e] = u / keep if exact else float(u) / float(keep)
+                out[e] = u / keep
         return out
 
     def drawn_dist(self, ctx: RoundContext, t: int, mask: int, target: Block) -> PlayLaw:
