@@ -60,12 +60,14 @@ def _sampler(game: Game, args: argparse.Namespace) -> Sampler | None:
     """What samples the parts of the round the exact distribution leaves out (``None``: ``--sample-rounds 0``)."""
     if args.sample_rounds == 0:
         return None
-    from .sim.routes import DEFAULT_ROUNDS, DEFAULT_SEED, sample_routes
+    from .mixture import DEFAULT_ROUNDS, DEFAULT_SEED
 
     rounds = DEFAULT_ROUNDS if args.sample_rounds is None else args.sample_rounds
     seed = DEFAULT_SEED if args.seed is None else args.seed
 
     def sample(routes: Sequence[str]) -> dict[str, RouteSample]:
+        from .sim.routes import sample_routes  # only a sheet with parts to sample loads the simulator
+
         return sample_routes(game, routes, rounds, seed=seed, reels=args.reels, lines=args.lines, coins=args.coins)
 
     return sample

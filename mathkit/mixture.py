@@ -43,10 +43,16 @@ from statistics import NormalDist
 
 from .volatility import BAND_EDGES
 
-__all__ = ["CONFIDENCE", "LABELS", "Band", "Estimate", "MixedLaw", "RoundPart", "RouteSample", "mix", "wilson"]
+__all__ = ["CONFIDENCE", "DEFAULT_ROUNDS", "DEFAULT_SEED", "LABELS", "Band", "Estimate", "MixedLaw", "RoundPart",
+           "RouteSample", "mix", "wilson"]
 
 CONFIDENCE = 0.99
 """The confidence of every interval of a mixed figure (jointly over the routes)."""
+DEFAULT_ROUNDS = 1 << 21
+"""Rounds of play per forced-variant route (2,097,152) of :func:`mathkit.sim.routes.sample_routes`; its shared
+literal pass plays :data:`mathkit.sim.routes.LITERAL` times as many."""
+DEFAULT_SEED = 2026
+"""The seed of a PAR sheet's samples when none is given (so that ``mathkit par`` is reproducible)."""
 TAILS = (10, 100, 1000)
 LABELS = {
     "hit_frequency": "hit frequency per spin",

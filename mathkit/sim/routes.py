@@ -43,20 +43,16 @@ import numpy as np
 from ..dask_runner import block_wins
 from ..errors import ModelError
 from ..game import Game
-from ..mixture import RouteSample
+from ..mixture import DEFAULT_ROUNDS, DEFAULT_SEED, RouteSample
 from . import layout as K
 from .run import BLOCK, _compiled
 from .spec import SimSpec
 
 __all__ = ["DEFAULT_ROUNDS", "DEFAULT_SEED", "LITERAL", "sample_routes"]
 
-DEFAULT_ROUNDS = 1 << 21
-"""Rounds of play per forced-variant route (2,097,152); the shared literal pass plays :data:`LITERAL` times as many."""
 LITERAL = 4
 """The literal pass's rounds per forced route's: a literal round costs about a third of a forced overlay round
 (most rounds are one plain spin), and rejection keeps only the rounds of its route."""
-DEFAULT_SEED = 2026
-"""The seed of a PAR sheet's samples when none is given (so that ``mathkit par`` is reproducible)."""
 _WIN_MASK = (1 << K.ROUTE_SHIFT) - 1
 
 
