@@ -32,6 +32,7 @@ __all__ = [
     "number",
     "positive",
     "run",
+    "sample_rounds",
     "spins",
     "strip_debug",
     "whole",
@@ -94,6 +95,13 @@ def spins(text: str) -> int:
     most = limits().spins
     return _ranged(text, 1, most, f"plays is more than the {most:,} one run holds (its per-block sums grow with the "
                                   "plays): run several seeds and pool them, or raise MATHKIT_MAX_SPINS")
+
+
+def sample_rounds(text: str) -> int:
+    """Rounds sampled per part of a PAR sheet's distribution: 0 (sample nothing) up to the simulator's limit."""
+    most = limits().spins
+    return _ranged(text, 0, most, f"rounds is more than the {most:,} one run holds: lower --sample-rounds, or raise "
+                                  "MATHKIT_MAX_SPINS")
 
 
 def number(text: str) -> float:

@@ -19,7 +19,8 @@ component, paytable, features), and nothing that would need one.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -28,12 +29,13 @@ from .errors import ModelError
 from .exact import SpinMaths
 from .figures import FeatureSection, Figure, Method
 from .game import Game
+from .mixture import MixedLaw, RoundPart, RouteSample, mix
 from .round import RoundAnalysis, analyse
 from .round.compose import as_block, transforms
 from .stage import Level, Outcome
 
 __all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
-           "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Z",
+           "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
            "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "session_section", "sheet_level"]
 
 #: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)
@@ -50,6 +52,11 @@ HIT_FREQUENCY_PER_SPIN = ("hit frequency per spin: plays that pay anything / pla
 HIT_FREQUENCY_PER_LINE = ("hit frequency per line: line hits summed over every pay combination and every line played "
                           "/ (cycle × lines played), base spin — P(one line pays), as older PAR sheets print it")
 """The definition printed beside the per-line hit frequency (for one line: line hits summed over entries / cycle)."""
+Sampler = Callable[[Sequence[str]], Mapping[str, RouteSample]]
+"""Samples the conditional law of the round's win for each route (:func:`mathkit.sim.routes.sample_routes`,
+its game, rounds and seed bound by the caller: the sheet sits below the simulator)."""
+ROUND = "round"
+"""The route of every round: the whole round sampled, for a sheet whose blocks give no exact distribution."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,9 @@ class RoundSheet:
     """Figures a sheet of the round's moments leaves out, each with why and where to get it."""
     hit_frequency_per_line: Figure | None = None
     """:data:`HIT_FREQUENCY_PER_LINE` (exact); ``None`` for a ways game or a base spin a feature modifies."""
+    mixed: MixedLaw | None = None
+    """The round's win law where a part of it is sampled (:mod:`mathkit.mixture`): its figures, tagged
+    ``exact+sampled`` or ``sampled`` with 99% intervals; ``None`` when nothing was sampled."""
 
     @property
     def declared_rtp(self) -> Fraction | None:
@@ -267,11 +277,13 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
 
 
 def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
-                parallel: bool = False, sessions: bool = False) -> RoundSheet:
+                parallel: bool = False, sessions: bool = False, sampler: Sampler | None = None) -> RoundSheet:
     """The PAR sheet of ``game`` as far as its blocks answer: a :class:`ParSheet`, or a :class:`RoundSheet` of the means.
 
     ``sessions`` asks a :class:`ParSheet` for its sessions section (a sheet of the means has none: a session
-    needs the whole play's distribution).
+    needs the whole play's distribution).  ``sampler`` (:data:`Sampler`) samples what the exact analysis
+    leaves out — its uncovered routes, or the whole round of a sheet analysed to the moments — for the
+    distribution's figures (:attr:`RoundSheet.mixed`); without it those figures are left out, and say why.
 
     Examples
     --------
@@ -280,9 +292,21 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     'ParSheet'
     """
     level = sheet_level(game)
-    if level == "distribution":
-        return build_par(game, reels, lines=lines, coins=coins, parallel=parallel, sessions=sessions)
-    analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
+    analysis = None
+    if level == "distribution" or (level == "moments" and sampler is not None):
+        # with a sampler, a block that gives its moments only is left to it (an uncovered part of the round)
+        try:
+            analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+        except ModelError:
+            if level == "distribution":
+                raise
+        if analysis is not None and not analysis.uncapped.uncovered:
+            return _build_par(analysis, sessions=sessions)
+        if analysis is not None and (analysis.uncapped.dist is None or analysis.uncapped.m2 is None):
+            analysis = None  # no exact part to mix: the round's moments, and the whole round sampled
+        level = "moments"  # an exact part and uncovered parts: σ from the moments, the distribution mixed
+    if analysis is None:
+        analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
     reached = None
     for block in transforms(game):
         if block.name in analysis.stats:
@@ -290,11 +314,53 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     more: dict[str, Any] = {}
     if level == "moments":
         more = _moment_figures(analysis)
+        if analysis.uncapped.uncovered and sampler is None:
+            more["not_computed"] = {k: NOT_SAMPLED for k in more["not_computed"]}
+        if sampler is not None:
+            more["mixed"] = mixed_law(analysis, sampler)
+            more["not_computed"] = {}
     return RoundSheet(**_common(analysis, game), cap_probability=reached[0] if reached else None,
                       cap_probability_bound=bool(reached and reached[1]), **more)
 
 
-NOT_COMPUTED = "not computed exactly: see mathkit simulate"
+def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
+    """The round's win law: the analysis' exact sub-distribution mixed with the sampled uncovered routes.
+
+    A round analysed to its moments only has no exact part: the whole round is then sampled (route
+    :data:`ROUND`, tagged ``sampled``).  The cap applies to both parts (the simulator ends a round at
+    the cap); P(cap) and the RTP it removes are bounded by the round's proven tail bound where that is
+    tighter than the sample.
+    """
+    before = analysis.uncapped
+    bet = analysis.total_bet
+    engine = analysis.engine
+    cap = next((int(lim) for b in transforms(analysis.game) if (lim := b.round_limit(engine)) is not None), None)
+    d = before.dist if analysis.level == "distribution" else None
+    if d is None:
+        exact = RoundPart((), ())
+        routes: list[tuple[str, Fraction]] = [(ROUND, Fraction(1))]
+    else:
+        merged: dict[int, float] = {}
+        for v, p in zip(d.values.tolist(), d.probs.tolist(), strict=True):
+            w = int(v) if cap is None else min(int(v), cap)
+            merged[w] = merged.get(w, 0.0) + p
+        exact = RoundPart(tuple(merged), tuple(merged.values()), lost_mass=float(d.lost_mass))
+        routes = [(u.route, Fraction(u.probability)) for u in before.uncovered]
+    samples = sampler([r for r, _ in routes])
+    bound = None
+    reachable = cap is not None and (before.max_win is None or before.max_win >= cap)
+    if cap is not None and before.tail is not None:
+        bound = (before.tail(cap - 1)[1], before.tail(float(cap))[0])
+    seeds = {s.seed for s in samples.values()}
+    law = mix(exact, routes, samples, bet=bet, cap=cap, cap_bound=bound, cap_reachable=reachable,
+              seed=seeds.pop() if len(seeds) == 1 else None, tail=before.tail)
+    why = [f"{u.route}: {u.why}" for u in before.uncovered]
+    return replace(law, notes=(*law.notes, *why)) if why else law
+
+
+NOT_COMPUTED = ("not computed exactly: `mathkit par` mixes in sampled parts (--sample-rounds, --seed); "
+                "see also mathkit simulate")
+NOT_SAMPLED = "needs its uncovered parts sampled: `mathkit par` samples them (--sample-rounds, --seed)"
 
 
 def _cap_m2_bound(outcome: Outcome, cap: float) -> float:
@@ -374,6 +440,16 @@ def build_par(game: Game, reels: str | None = None, *, lines: int | None = None,
                "build_sheet gives the PAR sheet's mean figures")
         raise ModelError(msg)
     analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+    if analysis.uncapped.uncovered:
+        msg = (f"{game.name}: the exact distribution leaves out {', '.join(u.route for u in analysis.uncapped.uncovered)}; "
+               "build_sheet(..., sampler=...) mixes in their sampled laws")
+        raise ModelError(msg)
+    return _build_par(analysis, sessions=sessions)
+
+
+def _build_par(analysis: RoundAnalysis, *, sessions: bool = False) -> ParSheet:
+    """The :class:`ParSheet` of a round analysed to its whole exact distribution."""
+    game = analysis.game
     common = _common(analysis, game)
     base = common["base"]
     engine = analysis.engine

@@ -12,6 +12,7 @@ from typing import Any
 
 from .figures import FeatureSection, Figure
 from .io import write_atomic
+from .mixture import MixedLaw
 from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, RANGE_SPINS, ParSheet, RoundSheet, Z
 
 __all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic", "write_par"]
@@ -133,7 +134,8 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         })
         out["provenance"].update({"sd": sd.method, "volatility_index": sd.method, "rtp_range": sd.method})
         out["provenance"].update(par.not_computed)
-        out["not_computed"] = dict(par.not_computed)
+        if par.not_computed:
+            out["not_computed"] = dict(par.not_computed)
     if par.sessions is not None:
         out["sessions"] = _section(par.sessions)
     if par.declared_rtp is not None:
@@ -147,7 +149,72 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
                 out["cap_probability_bound"] = True  # an upper bound on P(cap), not its value
     if isinstance(par, ParSheet) and par.distribution.lost_mass:
         out["lost_mass"] = par.distribution.lost_mass
+    if par.mixed is not None:  # last: P(cap) is the mixed law's P(W ≥ cap) (or its bound)
+        _mixed_dict(par.mixed, out)
     return out
+
+
+def _mixed_dict(m: MixedLaw, out: dict[str, Any]) -> None:
+    """The mixed law's figures into the sheet's mapping: plain numbers, provenance, intervals, the samples."""
+    f = m.figures
+    out.update({
+        "hit_frequency": f["hit_frequency"].value,
+        "hit_frequency_win_ge_bet": f["hit_frequency_win_ge_bet"].value,
+        "p_win_ge": {k.removeprefix("p_win_ge_"): e.value for k, e in f.items() if k.startswith("p_win_ge_")},
+        "max_win": f["max_win"].value,
+        "max_win_probability": f["max_win_probability"].value,
+    })
+    out["p_win_ge_bound"] = {k.removeprefix("p_win_ge_"): e.bound for k, e in f.items() if k.startswith("p_win_ge_")}
+    out["max_win_probability_bound"] = f["max_win_probability"].bound
+    out["max_win_kind"] = m.max_win_kind
+    if "p_win_ge_cap" in f:
+        out["cap_probability"] = f["p_win_ge_cap"].value
+        out["cap_probability_bound"] = f["p_win_ge_cap"].bound
+    if "rtp_lost_to_cap" in f:
+        out["rtp_lost_to_cap"] = f["rtp_lost_to_cap"].value
+        out["rtp_lost_to_cap_bound"] = f["rtp_lost_to_cap"].bound
+    prov = out["provenance"]
+    for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability"):
+        prov[k] = f[k].method
+    prov["p_win_ge"] = {k.removeprefix("p_win_ge_"): e.method for k, e in f.items() if k.startswith("p_win_ge_")}
+    if "p_win_ge_cap" in f:
+        prov["cap_probability"] = f["p_win_ge_cap"].method
+    if "rtp_lost_to_cap" in f:
+        prov["rtp_lost_to_cap"] = f["rtp_lost_to_cap"].method
+    out["distribution"] = {
+        "method": m.method,
+        "confidence": 0.99,
+        "figures": {k: {"value": e.value, "low": e.low, "high": e.high, "method": e.method, "bound": e.bound,
+                        **({"exact": f"{e.exact.numerator}/{e.exact.denominator}"} if e.exact is not None else {}),
+                        **({"note": e.note} if e.note else {})} for k, _, e in m.rows()},
+        "max_win_kind": m.max_win_kind,
+        "win_bands": [{"band": b.label, "probability": b.probability.value, "low": b.probability.low,
+                       "high": b.probability.high, "rtp": b.rtp.value, "rtp_low": b.rtp.low, "rtp_high": b.rtp.high}
+                      for b in m.bands],
+        "routes": m.route_rows(),
+        "draws": sum(m.draws.values()),
+        "seed": m.seed,
+        "notes": list(m.notes),
+    }
+
+
+def _mixed_text(m: MixedLaw, w: list[str]) -> None:
+    w.append(f"Win distribution of the whole round [{m.method}]")
+    for _, label, e in m.rows():
+        w.append(f"  {label:<27} {e.value:<12.6g} {m.describe(e)}")
+    w.append("  max win is " + ("the cap (some round can reach it; its odds are P(cap))" if m.max_win_kind == "cap"
+                                else "the largest win of the distribution"))
+    w.append("  win band (× bet)   probability   99% interval              RTP part   99% interval")
+    for b in m.bands:
+        p, r = b.probability, b.rtp
+        w.append(f"  {b.label:<17} {p.value:>12.6g}   {p.low:>10.4g} – {p.high:<10.4g}   {pct(r.value, 3):>9}   "
+                 f"{pct(r.low, 3)} – {pct(r.high, 3)}")
+    for row in m.route_rows():
+        w.append(f"  sampled: {row['route']} (P = {row['probability']:.6g}): {row['draws']:,} draws of "
+                 f"{row['rounds_played']:,} rounds, {row['how']}, seed {row['seed']}")
+    for note in m.notes:
+        w.append(f"  ({note})")
+    w.append("")
 
 
 def par_to_text(par: RoundSheet) -> str:
@@ -184,6 +251,8 @@ def par_to_text(par: RoundSheet) -> str:
             w.append(f"  {k.replace('_', ' '):<27} {par.not_computed[k]}")
         w.append(_per_line_text(par))
         w.append("")
+        if par.mixed is not None:
+            _mixed_text(par.mixed, w)
     else:
         w.append(f"Analysed to the round's {par.level}s: σ, the hit frequency per spin, max win and the win "
                  "distribution need the round's distribution, which a feature of this game does not give yet")
@@ -309,6 +378,18 @@ def par_to_csv(par: RoundSheet) -> str:
         out.writerow(["summary", "sd", par.sd_moments.value, "", par.sd_moments.method])
         for k, why in par.not_computed.items():
             out.writerow(["summary", k, "", "", why])
+    if par.mixed is not None:
+        mx = par.mixed
+        for k, _, est in mx.rows():
+            exact = "" if est.exact is None else f"{est.exact.numerator}/{est.exact.denominator}"
+            out.writerow(["distribution", k, est.value, exact, est.method])
+            out.writerow(["distribution", f"{k}_99_low", est.low, "", "bound" if est.bound else est.method])
+            out.writerow(["distribution", f"{k}_99_high", est.high, "", "bound" if est.bound else est.method])
+        for b in mx.bands:
+            out.writerow(["win_band", b.label, b.probability.value, "", mx.method])
+        for row in mx.route_rows():
+            out.writerow(["sampled_route", row["route"], row["draws"], row["probability_exact"],
+                          f"{row['how']}; seed {row['seed']}; {row['rounds_played']} rounds"])
     if par.sessions is not None:
         for k, f in par.sessions.figures:
             out.writerow(["sessions", k, f.value, f.exact_str() or "", f.method])

@@ -30,6 +30,7 @@ FAST = os.environ.get("MATHKIT_NOTEBOOK_FAST") == "1"  # the tests run every not
 GAME = "../data/games/warlords.toml"
 SPINS = 2_000_000 if FAST else 20_000_000  # simulated rounds for the cross-check
 SEED = 1
+SAMPLE_ROUNDS = 500_000 if FAST else 2_097_152  # rounds per forced overlay type (4× literal rounds for the features)
 
 # %%
 import plotly.graph_objects as go
@@ -40,6 +41,7 @@ from mathkit.errors import ModelError
 from mathkit.io import load_game
 from mathkit.par import Z, build_sheet
 from mathkit.render import Table, feature_tables, readings_table
+from mathkit.sim.routes import sample_routes
 from mathkit.simulate import simulate
 
 game = load_game(GAME)
@@ -65,7 +67,7 @@ samurai = game.feature("samurai")
 a, b = samurai.moments(eng)
 
 # %%
-sheet = build_sheet(game)
+sheet = build_sheet(game, parallel=True, sampler=lambda routes: sample_routes(game, routes, SAMPLE_ROUNDS, seed=SEED))
 sections = {s.name: dict(s.figures) for s in sheet.features}
 
 
@@ -106,6 +108,8 @@ if sheet.cap is not None and sheet.cap_probability is not None:
     rows.append(("P(cap)" + (" (an upper bound)" if sheet.cap_probability_bound else ""),
                  f"{sheet.cap_probability.value:.3g}", sheet.cap_probability.method))
 rows += [(k.replace("_", " "), "—", why) for k, why in sheet.not_computed.items()]
+if sheet.mixed is not None:
+    rows += [(label, f"{e.value:.6g}", ("≤, bound " if e.bound else "") + e.method) for _, label, e in sheet.mixed.rows()]
 Table(("figure", "value", "how obtained"), tuple(rows), f"{game.name}: {sheet.lines} lines, total bet {sheet.total_bet}")
 
 # %%
@@ -121,6 +125,39 @@ for level, (lo, hi) in bands.items():
 rr.update_layout(template="mathkit", title="RTP after N rounds: RTP ± VI/√N (σ exact)", xaxis_type="log",
                  xaxis_title="rounds", yaxis_title="RTP", yaxis_tickformat=".1%")
 rr
+
+# %% [markdown]
+# ## The whole round's win distribution
+# Where the exact engine gives the round's distribution it is exact; the parts it leaves out (the overlay types and
+# free-spin games too costly to enumerate) are sampled by the simulator, each conditional on its own route, and mixed in
+# with their exact probabilities.  Every figure below says which: *exact*, *exact+sampled* (an exact part and sampled
+# parts) or *sampled* (the whole round sampled), with its 99% interval (the exact part adds no width); where a proven
+# tail bound is tighter than the sample (the cap) the bound is shown and marked.
+
+# %%
+mixed = sheet.mixed
+assert mixed is not None
+rows = [(label, f"{e.value:.6g}", f"{e.low:.4g} – {e.high:.4g}", ("bound " if e.bound else "") + e.method)
+        for _, label, e in mixed.rows()]
+rows += [(f"sampled part: {r['route']}", f"P = {r['probability']:.4g}", f"{r['draws']:,} draws", r["how"])
+         for r in mixed.route_rows()]
+display(Table(("figure", "value", "99% interval", "how obtained"), tuple(rows),
+              f"{game.name}: the round's win distribution [{mixed.method}], seed {mixed.seed}"))
+Table(("win band (× bet)", "probability", "99% interval", "RTP part"),
+      tuple((b.label, f"{b.probability.value:.4g}", f"{b.probability.low:.3g} – {b.probability.high:.3g}",
+             f"{b.rtp.value:.4%}") for b in mixed.bands), f"win bands [{mixed.method}]")
+
+# %%
+xs, ps, lo, hi = mixed.exceedance
+keep = sorted({int(i) for i in np.unique(np.geomspace(1, len(xs), 400).astype(int) - 1)}) if xs else []
+ex = go.Figure()
+ex.add_scatter(x=[xs[i] for i in keep], y=[hi[i] for i in keep], mode="lines", line={"width": 0}, showlegend=False)
+ex.add_scatter(x=[xs[i] for i in keep], y=[max(lo[i], 1e-12) for i in keep], mode="lines", line={"width": 0},
+               fill="tonexty", name="99% interval")
+ex.add_scatter(x=[xs[i] for i in keep], y=[ps[i] for i in keep], mode="lines", line_shape="hv", name="P(W ≥ x)")
+ex.update_layout(template="mathkit", title=f"P(round win ≥ x × bet) [{mixed.method}]", xaxis_type="log",
+                 yaxis_type="log", xaxis_title="x (× total bet)", yaxis_title="P(W ≥ x)")
+ex
 
 # %% [markdown]
 # ## Each feature's chain

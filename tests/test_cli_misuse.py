@@ -118,7 +118,7 @@ def test_an_unexpected_error_is_reported_as_a_bug(monkeypatch: pytest.MonkeyPatc
     def broken(*args: object, **kwargs: object) -> None:
         raise KeyError("oops")
 
-    monkeypatch.setattr(par_module, "build_par", broken)
+    monkeypatch.setattr(par_module, "_build_par", broken)
     assert main(["par", CLASSIC]) == 3
     err = capsys.readouterr().err
     assert "internal error: KeyError" in err and "--debug" in err and "Traceback" not in err

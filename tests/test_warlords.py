@@ -116,7 +116,7 @@ def test_sections_hold_the_feature_figures(exact) -> None:  # type: ignore[no-un
 
 
 def test_par_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["par", str(GAME), "--json"]) == 0
+    assert main(["par", str(GAME), "--json", "--sample-rounds", "1000000", "--seed", "1"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert abs(d["rtp"] - 0.9689) <= 0.00005
     assert sum(d["breakdown"].values()) == pytest.approx(d["rtp"], rel=1e-14)
@@ -124,15 +124,33 @@ def test_par_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(digits) >= 15 and d["provenance"]["rtp"] == "markov"
     assert float(d["rtp_exact"]) == pytest.approx(d["rtp"], rel=1e-15, abs=1e-16)
     assert set(d["provenance"]["breakdown"].values()) == {"exact", "markov"}
-    # issue 12: σ exact from the round's second moment; the figures that need the distribution say so
-    assert d["level"] == "moments" and d["provenance"]["sd"] == "exact" and 3 < d["sd"] < 6
+    # issue 12: σ exact from the round's second moment
+    assert d["provenance"]["sd"] == "exact" and 3 < d["sd"] < 6
     assert d["volatility_index"]["95%"] == pytest.approx(1.96 * d["sd"])
-    for k in ("hit_frequency", "p_win_ge", "max_win"):
-        assert d[k] is None and d["provenance"][k] == "not computed exactly: see mathkit simulate"
-    assert d["cap"] == pytest.approx(10000 / 3)
-    # P(cap) beside the RTP: an upper bound (the Chernoff bound of the Cap section), said to be one
-    assert 0 < d["cap_probability"] < 1e-15 and d["cap_probability_bound"] is True
-    assert d["provenance"]["cap_probability"] == "markov"
+    # the distribution's figures: the exact part mixed with the sampled routes ("sampled": the whole round, while
+    # a block gives no exact distribution), each tagged, with its 99% interval, draws and seed
+    dist = d["distribution"]
+    tag = dist["method"]
+    assert tag == ("sampled" if d["level"] == "moments" else "exact+sampled")
+    assert dist["seed"] == 1 and dist["draws"] >= 1_000_000 and all(r["draws"] > 0 for r in dist["routes"])
+    for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win_probability"):
+        assert d["provenance"][k] in (tag, "markov"), k
+    assert d["provenance"]["p_win_ge"]["10x"] == d["provenance"]["p_win_ge"]["100x"] == tag
+    f = dist["figures"]
+    for k in ("hit_frequency", "hit_frequency_win_ge_bet", "p_win_ge_10x", "p_win_ge_100x"):
+        assert f[k]["low"] < f[k]["value"] < f[k]["high"], k
+    assert 0.2 < d["hit_frequency"] < 0.5 and d["p_win_ge"]["10x"] < d["hit_frequency_win_ge_bet"] < d["hit_frequency"]
+    # the sampled law against the exact mean: the bands' RTP parts, summed, hold the exact RTP
+    bands = dist["win_bands"]
+    assert sum(b["probability"] for b in bands) == pytest.approx(1, abs=1e-9)
+    assert sum(b["rtp_low"] for b in bands) <= d["rtp"] <= sum(b["rtp_high"] for b in bands)
+    # the cap is reachable (Barbarian and Priestess are unbounded), so it is the max win; its odds P(cap) have the
+    # proven Chernoff bound of the Cap section (tighter than any sample) as their upper end
+    assert d["cap"] == pytest.approx(10000 / 3) and dist["max_win_kind"] == "cap"
+    assert d["max_win"] == pytest.approx(10000 / 3) and d["provenance"]["max_win"] == "exact"
+    assert 0 < d["cap_probability"] <= f["p_win_ge_cap"]["high"] < 1e-15
+    assert d["max_win_probability"] == d["cap_probability"] and d["provenance"]["cap_probability"] in (tag, "markov")
+    assert 0 < d["rtp_lost_to_cap"] < 1e-15 and d["rtp_lost_to_cap_bound"] is True
     assert len(d["readings"]) >= 10
 
 
@@ -156,6 +174,6 @@ def test_xlsx_par_sheet_of_the_means(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert abs(rows["RTP"][1] - 0.9689) <= 0.00005 and rows["RTP"][3] == "markov"
     assert str(rows["RTP"][2]).startswith("0.96892205113279")  # the decimals the cap's bound leaves certain
     assert rows["P(cap) ≤ (bound)"][3] == "markov"
-    assert "Final Chance" in rows and "σ per total bet" not in rows
+    assert "Final Chance" in rows and rows["σ per total bet"][3] == "exact"
     assert {r[0] for r in wb["features"].iter_rows(min_row=2, values_only=True)} >= {
         "Overlay wilds", "Re-spins", "Free spins: barbarian", "Free spins: priestess", "Free spins: samurai", "Cap"}

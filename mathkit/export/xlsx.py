@@ -18,7 +18,8 @@ from typing import Any
 from ..figures import Figure
 from ..game import Game
 from ..io import write_atomic
-from ..par import ParSheet, RoundSheet
+from ..mixture import MixedLaw
+from ..par import ParSheet, RoundSheet, Z
 from .server import _frac
 
 __all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]
@@ -79,6 +80,12 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         rows += [_fig_row(f"volatility index {k}", f) for k, f in par.volatility_index.items()]
         rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
         rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
+    elif par.sd_moments is not None:
+        rows.append(_fig_row("σ per total bet", par.sd_moments))
+        rows += [[f"volatility index {k}", z * par.sd_moments.value, "", par.sd_moments.method] for k, z in Z.items()]
+        if par.mixed is not None:
+            rows += [[label, e.value, par.mixed.describe(e), e.method] for _, label, e in par.mixed.rows()]
+        rows += [[k.replace("_", " "), "", why, ""] for k, why in par.not_computed.items()]
     else:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
                      "need the round's distribution, which a feature of this game does not give yet", "", "", ""])
@@ -163,7 +170,25 @@ def _feature_rows(par: RoundSheet) -> list[list[object]]:
     return rows
 
 
+def _mixed_rows(m: MixedLaw) -> list[list[object]]:
+    rows: list[list[object]] = [[f"the whole round's win distribution [{m.method}], 99% intervals"],
+                                ["win band (× bet)", "probability", "99% low", "99% high", "RTP part", "99% low",
+                                 "99% high"]]
+    rows += [[b.label, b.probability.value, b.probability.low, b.probability.high, b.rtp.value, b.rtp.low, b.rtp.high]
+             for b in m.bands]
+    rows += [[], ["win (× bet)", "P(win ≥ this)", "99% low", "99% high"]]
+    xs, ps, lo, hi = m.exceedance
+    step = max(1, len(xs) // (EXCEL_ROWS // 2))
+    rows += [[xs[i], ps[i], lo[i], hi[i]] for i in range(0, len(xs), step)]
+    rows += [[], ["sampled route", "probability", "draws", "rounds played", "seed", "how"]]
+    rows += [[r["route"], r["probability"], r["draws"], r["rounds_played"], r["seed"], r["how"]] for r in m.route_rows()]
+    rows += [[note] for note in m.notes]
+    return rows
+
+
 def _distribution_rows(par: RoundSheet) -> list[list[object]]:
+    if par.mixed is not None:
+        return _mixed_rows(par.mixed)
     if not isinstance(par, ParSheet):
         return [[f"the round is analysed to its {par.level}s: no win distribution"]]
     d = par.distribution

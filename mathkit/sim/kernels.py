@@ -85,7 +85,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     """Play the rest of ``n`` deferred rounds, in order, after their base spins.
 
     ``pend[i] = (variant, code, line win, scatter win, stops ...)`` of round ``i``'s base spin;
-    ``res[i]`` receives ``(line win, scatter win, other)``: a slow variant may change the base
+    ``res[i]`` receives ``(line win, scatter win, other, features entered)``: a slow variant may change the base
     spin's wins (its forced cells) or move them to its own components; ``other`` is what the
     round paid besides them, each part already summed into its component's slots.  ``S`` is
     scratch; ``F = (buffer, (head, end), generator)`` the feature stream, continued from call to call.
@@ -126,6 +126,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
         qn = qi = steps = nf = opt = flags = 0
         nest_ret = nj = -1  # inside an as_base spin: where its program goes on, the feature whose entry runs
         nctx = nflags = 0  # the context of pay parts (0: the top of the round, 1 + j: in feature j's spin)
+        entered = 0  # the features this round entered, bit j for feature j (the route labels, mathkit.sim.routes)
         while True:
             # --- the lines of the current spin (the base spin's are valued by the caller)
             if want == 0:
@@ -222,6 +223,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                             cur = jj
                             if feat[jj, 5] == 0:
                                 acc[feat[jj, 3]] += 1
+                                entered |= 1 << jj
                             pc = feat[jj, 0]
                             continue
                         phase = 2
@@ -361,6 +363,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         queue[qn] = a
                         qn += 1
                         acc[feat[a, 3]] += 1
+                        entered |= 1 << a
                     else:
                         acc[K.A_OVERFLOW] = 3
                 elif op == K.S_TALLY:
@@ -515,6 +518,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
         res[i_round, 0] = line_b
         res[i_round, 1] = scat_b
         res[i_round, 2] = other
+        res[i_round, 3] = entered
     fpos[0] = free_h
     fpos[1] = free_n
 
@@ -523,6 +527,9 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
 def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple, par: IntArray, acc: IntArray,
            facc: FloatArray, wins: IntArray, is_ways: bool, single: bool) -> None:  # pragma: no cover - compiled
     """Play ``n_plays`` whole rounds into ``acc``/``facc``; ``wins`` (when not empty) gets each round's paid win.
+
+    With ``par[P_ROUTES]`` set, ``wins`` also holds the features the round entered (bit ``j`` for feature
+    ``j``) from bit :data:`~mathkit.sim.layout.ROUTE_SHIFT` up: the route labels of :mod:`mathkit.sim.routes`.
 
     ``M`` holds the spin models' arrays (:data:`mathkit.sim.models.FIELDS`), ``P`` the program
     (:data:`mathkit.sim.program.PROGRAM`), ``L`` the ways tables.  ``st[0]`` and ``st[1]`` are the
@@ -538,6 +545,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
     bet = par[K.P_TOTAL_BET]
     cap = par[K.P_CAP]
     slow0 = var[0, 1] >= 0
+    routes = par[K.P_ROUTES] != 0
     vtotal = np.uint64(par[K.P_VTOTAL])
     height = par[K.P_HEIGHT]
     n_reels = mod.shape[1]
@@ -574,7 +582,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
     pend = np.zeros((K.PENDING, 4 + n_reels), dtype=np.int64)  # variant, code, line, scatter, stops
     pidx = np.zeros(K.PENDING, dtype=np.int64)
     n_pend = 0
-    res = np.zeros((_BATCH + K.PENDING, 3), dtype=np.int64)  # line, scatter, other, by round
+    res = np.zeros((_BATCH + K.PENDING, 4), dtype=np.int64)  # line, scatter, other, features entered, by round
     ridx = np.zeros(_BATCH + K.PENDING, dtype=np.int64)
     s_line = s_scat = s_total = hits = hits_bet = top = 0
     q_line = q_scat = q_paid = 0  # sums of squares, flushed to acc[A_SQUARES ...] before they could overflow
@@ -662,6 +670,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
             res[n_res, 0] = line_b
             res[n_res, 1] = scat_b
             res[n_res, 2] = 0
+            res[n_res, 3] = 0
             ridx[n_res] = start + b
             n_res += 1
         if n_pend > 0 and (n_pend > K.PENDING - _BATCH or start + _BATCH >= n_plays):
@@ -674,8 +683,8 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
             line_b = res[i, 0]
             scat_b = res[i, 1]
             total = line_b + scat_b + res[i, 2]
-            if record:
-                wins[ridx[i]] = min(total, cap)
+            if record:  # with P_ROUTES, the features the round entered above bit ROUTE_SHIFT (mathkit.sim.routes)
+                wins[ridx[i]] = min(total, cap) | (res[i, 3] << K.ROUTE_SHIFT if routes else 0)
             if total == 0:
                 continue
             paid = min(total, cap)

@@ -53,7 +53,10 @@ P_REGS = 6
 P_VALS = 7
 P_FEATURES = 8
 P_WINDOW = 9
-N_PAR = 10
+P_ROUTES = 10  # record each round's entered features beside its win (mathkit.sim.routes)
+N_PAR = 11
+ROUTE_SHIFT = 40
+"""Where a recorded win's route bits start (a win is below 2**31: larger ones raise the overflow flag)."""
 MAX_FORCES = 64
 """Most forced masks one spin may apply."""
 MAX_STEPS = 1 << 20

@@ -79,6 +79,10 @@ class SimSpec:
     n_acc: int
     ladder: Ladder | None = None
     model_keys: tuple[ModelKey, ...] = ()
+    variant_labels: tuple[str, ...] = ()
+    """The base variants' labels, in the order the driver draws them (``""``: the plain spin)."""
+    sequences: tuple[str, ...] = ()
+    """Every sequence block's name by its feature bit (the route bits of :mod:`mathkit.sim.routes`)."""
 
     def new_sums(self, blocks: int | None = None) -> tuple[IntArray, npt.NDArray[np.float64]]:
         """Zeroed integer and float sums for one block (or ``blocks`` rows of them)."""
@@ -289,5 +293,6 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
         features=tuple(name for name, _, _ in seqs if name not in instant), models=models.arrays, program=program,
         ways_tables=(t.match, t.pay, t.mult), par=par, slots=dict(b.slots), n_acc=b.n_acc,
         ladder=ladders[0] if ladders else None, model_keys=models.keys,
+        variant_labels=tuple(v.label for v in variants), sequences=tuple(name for name, _, _ in seqs),
     )
 
