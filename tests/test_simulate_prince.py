@@ -112,7 +112,7 @@ class Replay:
             played += 1
             left += self.added(y, self.more) - 1
             p = self.grow.get(h, 0)
-            if p:
+            if p and left > 0:  # (no growth is drawn after the last game)
                 h += int(self.free.integers(0, p.denominator, dtype=np.uint32)) >= p.denominator - p.numerator
         return win, played
 
