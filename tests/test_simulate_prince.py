@@ -7,7 +7,8 @@ Stacks cell by cell (each eligible PRIZE of a stack worth the one below it plus 
 activators' sum, a jackpot PRIZE skipped and passing the value on — or, in the
 ``restart`` variant, starting it again); every jackpot PRIZE revealing a jackpot from the
 feature stream; free games at the trigger height, each a spin as the base game plays one
-(cash and jackpots in it), growing by one row with the file's probability.  Every
+(cash and jackpots in it), growing by one row with the file's probability after every game but
+the last (no growth is drawn once no game is left).  Every
 round's win must equal the driver's, draw for draw (the streams are documented in
 ``docs/simulator.md``).  Agreement with the exact figures is in ``tests/test_simulate.py``.
 """
