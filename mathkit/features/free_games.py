@@ -38,8 +38,7 @@ from ..fields import check_keys, count_key, count_table, fraction, string
 from ..figures import FeatureSection, Figure, Method, weakest
 from ..freespins.growing import ChainFigures, GrowingChain, HeightGame
 from ..game import Game, Role, at_most
-from ..play import (Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake,
-                    Tally, Test)
+from ..play import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Tally, Test
 from ..stage import Branch, Digit, Entry, Level, Number, PlayLaw, SpinModel, SpinPlay, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination, modified
 

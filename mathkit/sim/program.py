@@ -72,7 +72,8 @@ __all__ = ["PROGRAM", "Builder", "compare", "static_value"]
 PROGRAM = ("code", "tab", "symset", "symcode", "feat", "var", "vcum", "ptab", "sym", "comp", "cmap")
 """The program's arrays, in the order the driver unpacks them: instructions, tables, symbol sets, what each
 symbol adds to the observation code, features ``(entry pc, first stage pc, component slot, entered slot, spins
-slot (then the sum of squares of each entry's spins, as a (hi, lo) pair), instant)``, base variants ``(model, program pc or -1)``, their cumulative weights, the look-up by observation code
+slot (then the sum of squares of each entry's spins, as a (hi, lo) pair), instant)``, base variants
+``(model, program pc or -1)``, their cumulative weights, the look-up by observation code
 (``scatter credits << 16 | features its counts start``) and the symbol trie."""
 
 OPS = {"==": K.T_EQ, "!=": K.T_NE, "<": K.T_LT, "<=": K.T_LE, ">": K.T_GT, ">=": K.T_GE}
