@@ -95,9 +95,25 @@ def _par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, Figure]:
         for name in sequences:
             if name in analysis.stats:
                 figures[f"p_enter:{name}"] = Figure.of(analysis.stats[name].p_enter)
+    if analysis is not None:
+        figures |= _block_figures(analysis)
     if par.cap_probability is not None and not getattr(par, "cap_probability_bound", False):
         figures["p_cap"] = par.cap_probability  # (a bound only is no figure to check)
     return figures
+
+
+def _block_figures(analysis: Any) -> dict[str, Figure]:
+    """The figures of the blocks' PAR sections that the simulator estimates (each block's ``sim_checks``)."""
+    out: dict[str, Figure] = {}
+    game = analysis.game
+    for block in game.features:
+        checks = block.sim_checks(game) if hasattr(block, "sim_checks") else {}
+        for section in analysis.sections:
+            found = {name: f for name, f in section.figures if name in checks}
+            if section.name in (block.title, block.heading) and found:
+                out |= {checks[name]: f for name, f in found.items()}
+                break
+    return out
 
 
 def par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, float]:
@@ -105,7 +121,9 @@ def par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, float]:
 
     RTP, its components, hit frequencies; with sequence features (``sequences``), the
     probability that a base spin starts one (``trigger_probability``: any of them) and
-    each one's entries per round (``p_enter:NAME``); with a cap, ``p_cap`` (unless only bounded).
+    each one's entries per round (``p_enter:NAME``); with a cap, ``p_cap`` (unless only bounded); the figures
+    of the blocks' sections the simulator counts too (``sim_checks``: Prince of Riches' mean length of the free
+    games, the height of their last game, how often the cash stacks play).
     """
     return {k: f.value for k, f in _par_figures(par, sequences).items()}
 
