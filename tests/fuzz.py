@@ -322,13 +322,14 @@ def run_fuzz(count: int, *, seed: int = 0, workers: int = 2, timeout: float = 20
     fails = [r for r in results if r["outcome"].startswith("FAIL")]
     slow = sorted((r for r in results if "cpu" in r), key=lambda r: -r["cpu"])[:5]
     cli = Counter(r["cli"] for r in results if "cli" in r)
+    disagree = [r["case"] for r in results if r.get("cli") == "simulate disagrees"]
     samples: dict[str, list[str]] = {}
     for r in results:
         if r.get("message"):
             samples.setdefault(f"{r['outcome']} — {r.get('class', '')}", []).append(r["message"])
     return {"count": len(results), "seed": seed, "seconds": time.perf_counter() - t0, "outcomes": dict(outcomes),
             "classes": dict(classes), "failures": fails, "slowest": [(r["case"], round(r["cpu"], 2), round(r["seconds"], 2)) for r in slow],
-            "cpu": sum(r.get("cpu", 0.0) for r in results), "cli": dict(cli),
+            "cpu": sum(r.get("cpu", 0.0) for r in results), "cli": dict(cli), "simulate_disagrees": disagree,
             "samples": {k: v[:3] for k, v in samples.items()}}
 
 

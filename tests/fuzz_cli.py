@@ -34,9 +34,28 @@ HEAVY = frozenset({"warlords", "prince_of_riches"})
 
 _BAD_INT = ["0", "-1", "x", "1.5", "nan", "1e400", str(2**70)]
 _OUTPUT_SUFFIXES = [".json", ".csv", ".txt", ".xlsx", ".bin", ""]
-# the exceptions an exit status 2 may come from: mathkit's own, argparse's, and an output path the system refused
-_ALLOWED = re.compile(r"^(mathkit\.\S*(Error|Refused)|SystemExit|FileExistsError|FileNotFoundError|"
-                      r"IsADirectoryError|NotADirectoryError|PermissionError|OSError)\b")
+# besides mathkit's own errors, an exit status 2 may come from an output path the system refused
+_SYSTEM = re.compile(r"^(SystemExit|FileExistsError|FileNotFoundError|IsADirectoryError|NotADirectoryError|"
+                     r"PermissionError|OSError)\b")
+
+
+def _allowed(last: str) -> bool:
+    """Whether the exception line ``last`` (``module.Class: message``) is a MathkitError or a refused output path."""
+    import importlib
+
+    from mathkit.errors import MathkitError
+
+    if _SYSTEM.match(last):
+        return True
+    name = last.split(":", 1)[0]
+    module, _, cls = name.rpartition(".")
+    if not module.startswith("mathkit"):
+        return False
+    try:
+        found = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError):
+        return False
+    return isinstance(found, type) and issubclass(found, MathkitError)
 
 
 def _pick(rng: random.Random, good: list[str], bad: list[str] | None = None, p_bad: float = 0.25) -> str:
@@ -175,7 +194,7 @@ def run_cli(argv: list[str]) -> tuple[str | None, str]:
     if status not in (0, 1, 2) or "internal error" in text:
         return f"{' '.join(argv[:1] + argv[2:])}: status {status}: {text[-600:]}", label
     last = _last_exception(text)
-    if last and not _ALLOWED.match(last):
+    if last and not _allowed(last):
         return f"{' '.join(argv[:1] + argv[2:])}: unlocated {last[:300]}", label
     if status == 2 and "error:" not in text and "usage:" not in text:
         return f"{' '.join(argv[:1] + argv[2:])}: status 2 without a message: {text[-300:]}", label
