@@ -11,8 +11,10 @@ must hold:
 * every accepted file round-trips (dump, load: an equal game) and gives a PAR
   sheet whose invariants hold (:func:`check_par`), equal to the brute-force
   evaluator (``tests/brute.py``) on the base spin of small games;
-* on a sample of cases the command line (``mathkit par --json``) exits 0 or 2,
-  without a traceback.
+* on one case in :data:`CLI_EVERY` a command line (``tests/fuzz_cli.py``: any command,
+  good and bad flags) exits 0, 1 or 2 with a message, raising nothing but mathkit's own
+  errors; Warlords and Prince of Riches (PAR sheets of tens of CPU seconds) are loaded,
+  round-tripped and simulated briefly instead of analysed.
 
 Cases run in worker processes (``spawn``) under tight resource limits
 (:data:`LIMITS`), so a large computation is refused in time rather than run.
@@ -48,7 +50,7 @@ LIMITS = {"MATHKIT_MAX_WORK": "1e9", "MATHKIT_MAX_MEMORY": "1G", "MATHKIT_MAX_ST
 BRUTE_MAX = 30_000
 """Outcomes × lines up to which the base spin is compared with the brute-force evaluator."""
 CLI_EVERY = 10
-"""One case in this many also runs ``mathkit par --json`` in-process."""
+"""One case in this many also runs a command line in-process (:func:`fuzz_cli.cli_argv`)."""
 
 # --------------------------------------------------------------------------- invariants
 def _close(a: float, b: float, tol: float = 1e-9) -> bool:
