@@ -62,6 +62,9 @@ def no_par(monkeypatch: pytest.MonkeyPatch) -> None:
     (["session", CLASSIC, "--spins", "1e400"], "spins: a session has at most 1,000,000"),
     (["session", CLASSIC, "--simulate", "inf"], "--simulate: not a whole number"),
     (["session", CLASSIC, "--spins", "0"], "--spins: must be at least 1, not 0"),
+    (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--max-run", "CHERRY=-1"], "--max-run 'CHERRY=-1': must be at least 1"),
+    (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--max-run", "CHERRY=x"], "--max-run 'CHERRY=x': not a whole number"),
+    (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--max-run", "CHERRY"], "--max-run 'CHERRY': write SYMBOL=N"),
     (["render", "no/such/folder", "out"], "error: no/such/folder: not a folder"),
     (["render", "--timeout", "0", "notebooks", "out"], "--timeout: must be at least 1, not 0"),
     (["render", "--only", "nope", "--", "notebooks", "out"], "error: no notebook source nope in notebooks"),
@@ -70,7 +73,8 @@ def test_bad_arguments_are_refused_before_computing(argv: list[str], words: str,
                                                     capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
-    status, err = run([a.replace("out.xlsx", str(tmp_path / "out.xlsx")) for a in argv], capsys)
+    status, err = run([a.replace("out.xlsx", str(tmp_path / "out.xlsx")).replace("out.toml", str(tmp_path / "out.toml"))
+                       for a in argv], capsys)
     assert status == 2
     assert words in err
 
