@@ -117,8 +117,18 @@ def mix(parts: Sequence[tuple[float, PlayLaw]]) -> PlayLaw:
         return kept[0][1]
     values = np.concatenate([law.values for _, law in kept])
     probs = np.concatenate([p * law.probs for p, law in kept])
+    lost = math.fsum(p * law.lost_mass for p, law in kept)
+    if len(values) == 0:
+        return PlayLaw(values.astype(np.int64), probs, lost)
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo <= 4 * len(values) + (1 << 16):
+        # a dense grid no wider than a few times the points: one bincount (it adds in the same order as
+        # the sort below, point by point, so the same floats) instead of a sort of every point
+        dense = np.asarray(np.bincount(values - lo, weights=probs, minlength=hi - lo + 1), dtype=np.float64)
+        cells = np.flatnonzero(dense > 0)
+        return PlayLaw(cells.astype(np.int64) + lo, dense[cells], lost)
     uniq, inv = np.unique(values, return_inverse=True)
     out = np.zeros(len(uniq))
     np.add.at(out, inv.reshape(-1), probs)
     keep = out > 0
-    return PlayLaw(uniq[keep], out[keep], math.fsum(p * law.lost_mass for p, law in kept))
+    return PlayLaw(uniq[keep], out[keep], lost)

@@ -11,6 +11,7 @@ return new distributions.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -18,7 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Method", "WinDistribution"]
+__all__ = ["CapEffect", "Method", "WinDistribution"]
 
 Method = Literal["exact", "markov", "sampled"]
 IntArray = npt.NDArray[np.int64]
@@ -33,6 +34,19 @@ def _merge(values: npt.ArrayLike, weights: npt.ArrayLike) -> tuple[IntArray, npt
     np.add.at(out, inv.reshape(-1), w)
     keep = out != 0
     return uniq[keep], out[keep]
+
+
+@dataclass(frozen=True)
+class CapEffect:
+    """What a cap does to a distribution: the capped law, P(the cap is reached), and the RTP it takes.
+
+    ``p_cap`` is P(win ≥ cap) before the cap; ``rtp_lost`` is E[(win − cap)⁺] per unit of total bet;
+    ``capped.rtp()`` is the RTP paid (exact Fractions when the distribution's counts are exact).
+    """
+
+    capped: WinDistribution
+    p_cap: Fraction | float
+    rtp_lost: Fraction | float
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,6 +95,29 @@ class WinDistribution:
         """Distribution from float probabilities summing to ``1 - lost_mass``."""
         v, p = _merge(values, np.asarray(probs, dtype=np.float64))
         return cls(v, p.astype(np.float64), unit, method, float(lost_mass), 1.0)
+
+    @classmethod
+    def mixture(cls, parts: Sequence[tuple[Fraction | float, WinDistribution]], *, unit: int = 1) -> WinDistribution:
+        """With probability ``p`` a win from each part: sub-distributions (an exact part covering only some
+        rounds, the laws of the others given their event) mixed into the whole play's law.
+
+        The ``p`` add up to 1 (less the parts' lost mass); the method is the weakest part's
+        (``"sampled"`` if any is sampled, else ``"markov"``).
+
+        Examples
+        --------
+        >>> part = WinDistribution.from_probs([0, 30], [0.5, 0.2], method="exact")      # mass 0.7: the covered rounds
+        >>> rest = WinDistribution.from_probs([60, 300], [1 / 3, 2 / 3], method="sampled")  # given the other rounds
+        >>> m = WinDistribution.mixture([(1, part), (0.3, rest)], unit=10)
+        >>> m.values.tolist(), [round(p, 12) for p in m.probs().tolist()], m.method
+        ([0, 30, 60, 300], [0.5, 0.2, 0.1, 0.2], 'sampled')
+        """
+        kept = [(float(p), d) for p, d in parts if p]
+        values = np.concatenate([d.values for _, d in kept]) if kept else np.zeros(0, np.int64)
+        probs = np.concatenate([p * d.probs() for p, d in kept]) if kept else np.zeros(0)
+        method: Method = "sampled" if any(d.method == "sampled" for _, d in kept) else "markov"
+        return cls.from_probs(values, probs, unit=unit, method=method,
+                              lost_mass=math.fsum(p * d.lost_mass for p, d in kept))
 
     @property
     def exact(self) -> bool:
@@ -174,6 +211,25 @@ class WinDistribution:
     def capped(self, cap_credits: int) -> WinDistribution:
         """Wins above ``cap_credits`` paid as ``cap_credits``."""
         return self._replace_values(np.minimum(self.values, cap_credits))
+
+    def cap_effect(self, cap_credits: int) -> CapEffect:
+        """The cap applied: the capped law, P(win ≥ cap) and the RTP lost to it (E[(win − cap)⁺] / unit).
+
+        Examples
+        --------
+        >>> d = WinDistribution.from_counts([0, 30, 60, 300], [5, 2, 1, 2], unit=10)
+        >>> e = d.cap_effect(100)
+        >>> e.capped.values.tolist(), e.p_cap, e.rtp_lost, e.capped.rtp(), d.rtp() - e.rtp_lost
+        ([0, 30, 60, 100], Fraction(1, 5), Fraction(4, 1), Fraction(16, 5), Fraction(16, 5))
+        """
+        over = self.values > cap_credits
+        if self.exact:
+            lost: Fraction | float = Fraction(sum((int(v) - cap_credits) * int(w) for v, w in
+                                                  zip(self.values[over].tolist(), self.weights[over].tolist(),
+                                                      strict=True)), int(self._total) * self.unit)
+        else:
+            lost = float(np.dot(self.values[over] - cap_credits, self.weights[over].astype(np.float64))) / self.unit
+        return CapEffect(self.capped(cap_credits), self.sf(cap_credits), lost)
 
     def _replace_values(self, values: IntArray) -> WinDistribution:
         v, w = _merge(values, self.weights)

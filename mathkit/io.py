@@ -33,7 +33,6 @@ from .errors import GameError
 from .features import features_to_dict
 from .game import Game, PayEntry, Targets
 from .parse import game_from_dict
-from .tomledit import update_text
 from .tomltext import parse_toml
 from .tuning import tuning_to_dict
 from .validate import validate_game
@@ -242,6 +241,8 @@ def dumps_like(game: Game, template: str) -> str:
         before = loads_game(template)
     except GameError:
         return dump_game(game)
+    from .tomledit import update_text  # tomlkit: only a save needs it
+
     text = update_text(template, game_to_dict(before), game_to_dict(game))
     try:
         if loads_game(text) == game:

@@ -10,7 +10,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .export.xlsx import write_par_xlsx
 from .figures import FeatureSection, Figure
 from .io import write_atomic
 from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, RANGE_SPINS, ParSheet, RoundSheet, Z
@@ -332,6 +331,8 @@ def write_par(par: RoundSheet, path: str | Path) -> Path:
     if suffix == ".txt":
         return write_atomic(p, par_to_text(par))
     if suffix == ".xlsx":
+        from .export.xlsx import write_par_xlsx  # openpyxl and the export package: only an XLSX needs them
+
         return write_par_xlsx(par, p)
     msg = f"{p}: unknown output format {suffix!r}; use .json, .csv, .txt or .xlsx"
     raise ValueError(msg)

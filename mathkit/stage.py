@@ -33,7 +33,7 @@ from .figures import Method
 
 __all__ = ["Branch", "CountOf", "Digit", "Drawn", "Entry", "Exit", "HeldCells", "HeldValues", "JointLaw", "Level",
            "LineTable", "Number", "Outcome", "Overlay", "PlayLaw", "Precision", "Ratios", "RowsOf", "Spin",
-           "SpinModel", "SpinPlay", "StageLaw", "Tail", "builtin_digit", "cell_bits", "lazy_tail", "memo_tail",
+           "SpinModel", "SpinPlay", "StageLaw", "Tail", "Uncovered", "builtin_digit", "cell_bits", "lazy_tail", "memo_tail",
            "tail_of", "tail_plus"]
 
 IntArray = npt.NDArray[np.int64]
@@ -430,7 +430,9 @@ class Branch:
     ``mean``, ``m2`` (E[W | branch], E[W² | branch], credits) and ``dist`` (the conditional
     law of W) are filled as far as the stage law's level asks; ``top`` bounds W (credits;
     ``None``: no bound known); ``tail`` bounds its tail (:data:`Tail`) where ``top`` is missing
-    or large.
+    or large.  ``uncovered`` (at the distribution level) lists the parts of the branch whose law
+    is left to the simulator, conditional on the branch (probabilities given it, mean
+    contributions to ``mean``); ``dist`` is then the sub-distribution of the rest.
     """
 
     p: Number
@@ -439,6 +441,7 @@ class Branch:
     dist: PlayLaw | None = None
     top: int | None = None
     tail: Tail | None = None
+    uncovered: tuple[Uncovered, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,7 +10,12 @@ the package, and again whenever a kernel source changes.  It
 2. compiles the serial enumeration kernels ahead of time into one extension
    module (:mod:`mathkit.cycle.aot`), which a one-shot ``mathkit par`` loads in
    milliseconds without importing numba.  Without a C compiler this step is
-   skipped with a warning; the kernels then load from numba's cache instead.
+   skipped with a warning; the kernels then load from numba's cache instead;
+3. byte-compiles the package's modules (``__pycache__``), as a regular ``pip install``
+   does, so that a process started where ``PYTHONDONTWRITEBYTECODE`` is set (or the
+   checkout is read-only) does not compile mathkit's sources on every start (about
+   0.15 s of a one-shot ``mathkit par``).  This runs every time: it only rewrites
+   what is stale.
 
 When everything is compiled already, :func:`warm` only loads the cached code
 (about a second) and leaves the extension alone.  The workbench calls it
@@ -27,6 +32,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import compileall
 import contextlib
 import hashlib
 import importlib.metadata
@@ -44,7 +50,7 @@ from .errors import ModelError
 from .game import Game
 from .io import load_game, loads_game
 
-__all__ = ["STEPS", "StepTime", "ready", "warm"]
+__all__ = ["STEPS", "StepTime", "bytecode", "ready", "warm"]
 
 PACKAGE = Path(__file__).resolve().parent
 GAMES = PACKAGE.parent / "data" / "games"
@@ -241,6 +247,15 @@ class StepTime:
     seconds: float
 
 
+def bytecode() -> bool:
+    """Byte-compile every module of the package whose ``__pycache__`` entry is missing or stale.
+
+    Returns whether every module compiled (a syntax error is reported by Python's
+    compiler on stderr, and the module then compiles again when imported).
+    """
+    return bool(compileall.compile_dir(PACKAGE, quiet=2, workers=1))
+
+
 def warm(progress: Callable[[int, int, str], None] | None = None, *, aot: bool = True,
          force: bool = False) -> list[StepTime]:
     """Compile every kernel that is not compiled yet; returns each step's time (none when :func:`ready`).
@@ -250,6 +265,7 @@ def warm(progress: Callable[[int, int, str], None] | None = None, *, aot: bool =
     ahead-of-time extension; ``force`` runs every step even when :func:`ready`.
     """
     steps = [s for s in STEPS if aot or s[1] is not _extension]
+    bytecode()
     if ready() and not force:
         if progress is not None:
             progress(len(steps), len(steps), "done")

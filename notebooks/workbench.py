@@ -48,7 +48,7 @@ from mathkit.widgets import build_workbench
 
 loading.update(HTML("<b>⏳ Loading the game, its exact RTP and the worker for σ and the distribution…</b>"))
 wb = build_workbench(GAME, DATA_DIR, mode="sync" if RENDER else MODE, live_figures=not RENDER)
-if os.environ.get("VOILA_KERNEL_ID"):  # Voilà's plots show the figure as the page opens it: let it be complete
+if os.environ.get("VOILA_KERNEL_ID"):  # an app page opens with every figure filled in (σ and the distribution too)
     wb.wait()
 loading.update(HTML("<small>✓ workbench ready; σ and the distribution follow below the RTP when they are computed.</small>"))
 wb

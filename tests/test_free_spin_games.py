@@ -26,7 +26,7 @@ from mathkit.features.free_spins import FreeSpins
 from mathkit.features.multiplier_spins import MultiplierFreeSpins
 from mathkit.features.overlay_wilds import OverlayType, OverlayWilds
 from mathkit.features.sticky_spins import StickyFreeSpins
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
 from mathkit.round import Engine, analyse
 from mathkit.stage import HeldCells, SpinModel
 from mathkit.validate import validate_game
@@ -73,7 +73,7 @@ def test_priestess_multiplier_by_hand() -> None:
     game, block = priestess()
     validate_game(game)
     eng = Engine(game)
-    assert block.spin_figures(eng) == (Fraction(4, 3), Fraction(1, 2), Fraction(1, 3))
+    assert block.spin_figures(eng) == (Fraction(4, 3), Fraction(1, 2), Fraction(1, 3), Fraction(0))
     law = block.law(eng, (7, 3), "mean")
     assert law.mean == Fraction(133, 3)
     assert law.facts["multiplier at the end"] == 3 + Fraction(7, 2)
@@ -93,6 +93,85 @@ def test_priestess_equals_a_recursion_on_the_brute_force_spin() -> None:
     eng = Engine(game)
     for spins, start in ((1, 1), (3, 2), (7, 3), (7, 5)):
         assert block.mean(eng, spins, start) == value(spins, start)
+
+
+def priestess_scatter_pay() -> tuple[Game, MultiplierFreeSpins]:
+    """The Priestess toy with a scatter pay: one G pays 2 (× the total bet 1), never multiplied."""
+    game, block = priestess()
+    return replace(game, scatter_pays=(ScatterPay("G", ((1, 2),)),)), block
+
+
+def spin_outcomes(game: Game) -> list[tuple[int, int, int, Fraction]]:
+    """``(line win, scatter win, triggers, probability)`` of one free spin, from the brute force: lines paid × 1000."""
+    spin = brute_spin(game, SpinModel("p", line_multiplier=1000), digits=("G",))
+    return [(*divmod(w, 1000), c, Fraction(n, spin.cycle)) for (w, (c,)), n in spin.joint.items()]
+
+
+def test_priestess_multiplier_applies_to_line_wins_only() -> None:
+    # one free spin from ×1 (7 spins, min_count 1): A A G pays 1 line × (1 + 1) and the G 2 unmultiplied.
+    # E[X] = 4/3, E[c] = 1/2, E[X·c] = 1/3, E[Y] = 2·P(G) = 1: from m₀ = 3, 7 spins pay 133/3 + 7·1.
+    game, block = priestess_scatter_pay()
+    validate_game(game)
+    eng = Engine(game)
+    assert block.spin_figures(eng) == (Fraction(4, 3), Fraction(1, 2), Fraction(1, 3), Fraction(1))
+    assert block.law(eng, (7, 3), "mean").mean == Fraction(133, 3) + 7
+    outcomes = spin_outcomes(game)
+
+    @cache
+    def moments(left: int, m: int) -> tuple[Fraction, Fraction]:
+        if left == 0:
+            return Fraction(0), Fraction(0)
+        a = b = Fraction(0)
+        for x, y, c, p in outcomes:
+            z = x * (m + c) + y
+            na, nb = moments(left - 1, m + c)
+            a += p * (z + na)
+            b += p * (z * z + 2 * z * na + nb)
+        return a, b
+
+    for spins, start in ((1, 1), (3, 2), (7, 3)):
+        law = block.law(eng, (spins, start), "moments")
+        assert (law.mean, law.branches[()].m2) == moments(spins, start)
+
+
+@pytest.mark.parametrize("scatter", [False, True])
+def test_priestess_distribution_equals_the_brute_force_recursion(scatter: bool) -> None:
+    game, block = priestess_scatter_pay() if scatter else priestess()
+    outcomes = spin_outcomes(game)
+
+    @cache
+    def law(left: int, m: int) -> dict[int, Fraction]:
+        if left == 0:
+            return {0: Fraction(1)}
+        out: dict[int, Fraction] = {}
+        for x, y, c, p in outcomes:
+            for w, q in law(left - 1, m + c).items():
+                z = w + x * (m + c) + y
+                out[z] = out.get(z, Fraction(0)) + p * q
+        return out
+
+    eng = Engine(game)
+    for spins, start in ((1, 1), (4, 2), (7, 3)):
+        dist = block.law(eng, (spins, start), "distribution").branches[()].dist
+        assert dist is not None
+        want = law(spins, start)
+        assert dist.values.tolist() == sorted(want)
+        assert np.allclose(dist.probs, [float(want[v]) for v in sorted(want)], rtol=1e-9, atol=1e-15)
+
+
+def test_priestess_distribution_lumps_what_lies_above_the_round_limit() -> None:
+    from mathkit.features.cap import Cap
+
+    game, block = priestess()
+    capped = replace(game, features=(block, Cap(name="cap", multiple=Fraction(20))))
+    eng = Engine(capped)
+    whole = block.law(Engine(game), (7, 3), "distribution").branches[()].dist
+    lumped = block.law(eng, (7, 3), "distribution").branches[()].dist
+    assert whole is not None and lumped is not None
+    below = whole.values <= 20
+    assert lumped.values.tolist() == [*whole.values[below].tolist(), 21]  # one cell past the limit holds the rest
+    assert np.allclose(lumped.probs[:-1], whole.probs[below], atol=1e-15)
+    assert abs(lumped.probs[-1] - whole.probs[~below].sum()) < 1e-12
 
 
 # ----------------------------------------------------------------------------- Samurai

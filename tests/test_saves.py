@@ -150,7 +150,7 @@ def test_a_template_that_is_not_a_game_is_replaced_by_the_canonical_text() -> No
 def test_an_edit_that_would_not_read_back_falls_back_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     src = ROOT / "data" / "games" / "classic_3reel.toml"
     game = dataclasses.replace(load_game(src), declared_rtp=Fraction("0.9"))
-    monkeypatch.setattr("mathkit.io.update_text", lambda text, before, after: text)  # an edit that changes nothing
+    monkeypatch.setattr("mathkit.tomledit.update_text", lambda text, before, after: text)  # an edit that changes nothing
     with pytest.warns(StyleLostWarning, match="did not read back as the game"):
         text = dumps_like(game, src.read_text())
     assert load_game_text(text) == game

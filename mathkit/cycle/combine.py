@@ -67,6 +67,17 @@ def _hadd(hk: IntArray, hv: IntArray, used: IntArray, nu: int, key: int, val: in
         i = (i + 1) & mask
 
 
+@nb.njit(cache=True, inline="always")
+def _put(out: IntArray, ka: int, va: int, hk: IntArray, hv: IntArray, used: IntArray, nu: int, key: int,
+         val: int) -> int:  # pragma: no cover
+    """Add suffix weight ``val`` at suffix key ``key``: met at once with the group's only prefix cell ``(ka, va)``
+    into the dense table ``out`` when ``va`` is not 0 (nothing to merge first), else into the hash table."""
+    if va != 0:
+        out[ka + key] += va * val
+        return nu
+    return _hadd(hk, hv, used, nu, key, val)
+
+
 Scratch = tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
                 IntArray, IntArray, IntArray, IntArray]
 
@@ -89,8 +100,12 @@ def _scratch(ft: FinishTables, max_pairs: int) -> Scratch:  # pragma: no cover
 
 @nb.njit(cache=True, inline="always")
 def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, n_codes: int, sc: Scratch, tk: IntArray,
-                tv: IntArray) -> tuple[int, Scratch]:  # pragma: no cover
+                tv: IntArray, out: IntArray, ka: int, va: int) -> tuple[int, Scratch]:  # pragma: no cover
     """One group's suffix histogram: its ``n`` distinct keys and weights in ``tk[:n]``/``tv[:n]``.
+
+    A group whose members have one prefix cell ``(ka, va)`` (``va`` not 0; most groups) meets it at once: each
+    suffix weight is added into the dense table ``out`` as it is found, and ``n`` is 0.  Otherwise ``va`` is 0,
+    the histogram is merged in a hash table first and ``out`` is not touched.
 
     ``(pl[p], pc[p])``: the group's alive (line, class) pairs; ``b_key``: the sum of the alive
     lines' bases times ``n_codes``.  Only the middle-reel stops where an alive line goes on do work
@@ -118,7 +133,7 @@ def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, n_code
             head[i] = ne
             ne += 1
     bound = nt * (ft.rkey.shape[0] + n_rk) + n_mk * n_rk
-    if 2 * bound > hk.shape[0]:
+    if va == 0 and 2 * bound > hk.shape[0]:
         size = hk.shape[0]
         while size < 2 * bound:
             size *= 2
@@ -163,12 +178,12 @@ def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, n_code
         for u in range(ntj):
             j = tj[u]
             rrem[ft.rkidx[j]] -= ft.rwt[j]
-            nu = _hadd(hk, hv, used, nu, key0 + acc[j] * n_codes + ft.rkey[j], w0 * ft.rwt[j])
+            nu = _put(out, ka, va, hk, hv, used, nu, key0 + acc[j] * n_codes + ft.rkey[j], w0 * ft.rwt[j])
             acc[j] = 0
             seen[j] = 0
         for b in range(n_rk):
             if rrem[b] != 0:
-                nu = _hadd(hk, hv, used, nu, key0 + ft.rk[b], w0 * rrem[b])
+                nu = _put(out, ka, va, hk, hv, used, nu, key0 + ft.rk[b], w0 * rrem[b])
     for u in range(na):
         slot = agglist[u]
         w = aggw[slot]
@@ -176,12 +191,12 @@ def _group_hist(pl: IntArray, pc: IntArray, b_key: int, ft: FinishTables, n_code
         h = slot // n_mk
         key0 = b_key + ft.mk[slot - h * n_mk]
         for x in range(ft.pptr[h], ft.pptr[h + 1]):
-            nu = _hadd(hk, hv, used, nu, key0 + ft.pkey[x], w * ft.pw[x])
+            nu = _put(out, ka, va, hk, hv, used, nu, key0 + ft.pkey[x], w * ft.pw[x])
     for a in range(n_mk):
         if rem[a] != 0:
             key0 = b_key + ft.mk[a]
             for b in range(n_rk):
-                nu = _hadd(hk, hv, used, nu, key0 + ft.rk[b], rem[a] * ft.rw[b])
+                nu = _put(out, ka, va, hk, hv, used, nu, key0 + ft.rk[b], rem[a] * ft.rw[b])
     n = 0
     for u in range(nu):
         s = used[u]
@@ -224,8 +239,10 @@ def _combine_into(g0: int, g1: int, groups: Groups, visit: IntArray, ft: FinishT
         b_sum = 0
         for p in range(pc.shape[0]):
             b_sum += ft.base[pc[p]]
-        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv)
-        for a in range(mptr[g], mptr[g + 1]):  # the meet (keys add, see _meet)
+        one = mptr[g + 1] - mptr[g] == 1 and mw[mptr[g]] != 0
+        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv, out, mkey[mptr[g]] if one else 0,
+                            mw[mptr[g]] if one else 0)
+        for a in range(mptr[g], mptr[g + 1]):  # the meet (keys add, see _meet); met already if one
             ka = mkey[a]
             va = mw[a]
             for b in range(n):
@@ -267,6 +284,57 @@ def _hist_size(ft: FinishTables) -> int:  # pragma: no cover
 
 
 @nb.njit(cache=True)
+def _visit_plan(groups: Groups, ft: FinishTables, finmax: IntArray, n_codes: int, sx_max: int,
+                n_chunks: int) -> tuple[int, IntArray, IntArray]:  # pragma: no cover
+    """The dense table's size, the order to visit the groups in and the chunks of that order to share out.
+
+    The size bounds the largest total tightly: per group, its largest fixed win plus its alive lines' best
+    finishes (``finmax``), plus the suffix's largest extra win ``sx_max``.  The groups are visited by the
+    first cell they reach, so that consecutive groups write near each other.  The ``n_chunks`` chunks
+    (``visit[bounds[c]:bounds[c + 1]]``) are of about equal estimated work: the middle-reel stops where an
+    alive line goes on, and the meet.
+    """
+    gptr, gl, gc, mptr, mkey, _mw = groups
+    n_groups = gptr.shape[0] - 1
+    first = np.empty(n_groups, dtype=np.int64)
+    work = np.empty(n_groups, dtype=np.float64)
+    max_win = 0
+    for g in range(n_groups):
+        alive = 0
+        b_key = 0
+        w_t = 0.0
+        for p in range(gptr[g], gptr[g + 1]):
+            alive += finmax[gc[p]]
+            b_key += ft.base[gc[p]]
+            w_t += ft.tptr[gl[p], gc[p] + 1] - ft.tptr[gl[p], gc[p]]
+        fixed = mkey[mptr[g]] // n_codes if mptr[g + 1] > mptr[g] else 0
+        low = mkey[mptr[g]] if mptr[g + 1] > mptr[g] else 0
+        for a in range(mptr[g] + 1, mptr[g + 1]):
+            fixed = max(fixed, mkey[a] // n_codes)
+            low = min(low, mkey[a])
+        max_win = max(max_win, fixed + alive)
+        first[g] = b_key * n_codes + low
+        work[g] = 8 * w_t + (mptr[g + 1] - mptr[g]) * (1 + w_t) + ft.rk.shape[0]
+    visit = np.argsort(first).astype(np.int64)
+    total = 0.0
+    for q in range(n_groups):
+        total += work[visit[q]]
+    bounds = np.empty(n_chunks + 1, dtype=np.int64)
+    bounds[0] = 0
+    c = 1
+    cum = 0.0
+    for q in range(n_groups):
+        while c < n_chunks and cum >= total * c / n_chunks:
+            bounds[c] = q
+            c += 1
+        cum += work[visit[q]]
+    while c <= n_chunks:
+        bounds[c] = n_groups
+        c += 1
+    return (max_win + sx_max + 1) * n_codes, visit, bounds
+
+
+@nb.njit(cache=True)
 def _combine_all(groups: Groups, visit: IntArray, ft: FinishTables, n_codes: int, size: int) -> IntArray:  # pragma: no cover
     out = np.zeros(size, dtype=np.int64)
     _combine_range(0, visit.shape[0], groups, visit, ft, n_codes, out)
@@ -282,10 +350,11 @@ def _combine_all_parallel(groups: Groups, visit: IntArray, ft: FinishTables, n_c
     and the chunks each thread did."""
     n_chunks = bounds.shape[0] - 1
     n_threads = max(1, min(n_threads, n_chunks))
-    outs = np.zeros((n_threads, size), dtype=np.int64)
+    outs = np.empty((n_threads, size), dtype=np.int64)
     done = np.zeros(n_threads, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
     for w in nb.prange(n_threads):
+        outs[w, :] = 0  # each thread zeroes its own table (on its own core, at the same time)
         done[w] = _combine_claimed(counter, bounds, groups, visit, ft, n_codes, outs[w])
     out = outs[0]
     n_cols = max(1, min(64, size // 4096))
@@ -394,7 +463,7 @@ def _combine_sparse(groups: Groups, ft: FinishTables,
         b_sum = 0
         for p in range(pc.shape[0]):
             b_sum += ft.base[pc[p]]
-        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv)
+        n, sc = _group_hist(pl, pc, b_sum * n_codes, ft, n_codes, sc, tk, tv, tk, 0, 0)
         keys, vals, count = _meet_sparse(mkey[mptr[g]: mptr[g + 1]], mw[mptr[g]: mptr[g + 1]], tk[:n], tv[:n], keys,
                                          vals, count)
     return _sparse_cells(keys, vals, n_codes)

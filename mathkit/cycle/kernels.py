@@ -51,6 +51,7 @@ KERNELS: dict[str, tuple[str, str, bool]] = {
     "prefix_groups_parallel": ("mathkit.cycle.prefix", "prefix_groups_parallel", True),
     "touched": ("mathkit.cycle.finish", "_touched", False),
     "histograms": ("mathkit.cycle.finish", "_histograms", False),
+    "visit_plan": ("mathkit.cycle.combine", "_visit_plan", False),
     "combine_all": ("mathkit.cycle.combine", "_combine_all", False),
     "combine_all_parallel": ("mathkit.cycle.combine", "_combine_all_parallel", True),
     "combine_sparse": ("mathkit.cycle.combine", "_combine_sparse", False),
@@ -87,6 +88,8 @@ def _converter(spec: Spec) -> Callable[[Any], Any]:
         dtype, ndim, contiguous = np.dtype(spec[1]), int(spec[2]), spec[3] == "C"
 
         def array(x: Any) -> Any:
+            if type(x) is np.ndarray and x.dtype == dtype and x.ndim == ndim and (x.flags.c_contiguous or not contiguous):
+                return x  # already as built (the common case): nothing to check or convert
             a = np.asarray(x)
             if a.ndim != ndim or not np.can_cast(a.dtype, dtype, "safe"):
                 msg = f"kernel argument: expected a {ndim}-d {dtype} array, got {a.ndim}-d {a.dtype}"

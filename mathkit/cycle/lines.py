@@ -4,7 +4,8 @@ The plan (see :mod:`mathkit.cycle`): line classes after the prefix
 (:mod:`.classes`), the prefix pass over head classes and the grouping by alive
 state (:mod:`.prefix`), the finishing tables of the suffix (:mod:`.finish`)
 and the combine (:mod:`.combine`).  This module only prepares arrays and calls
-the compiled kernels through :data:`~mathkit.cycle.kernels.K`.
+the compiled kernels through :data:`~mathkit.cycle.kernels.K`; what does not depend on
+the enumeration itself is prepared once per input (:mod:`.plan`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from ..errors import ModelError
 from ..stops import StopTables
 from ..tables import PayTables
 from .counts import DENSE_LIMIT, I64_SAFE, JointCounts, check_cycle
-from .inputs import FinishTables, alphabets, bases, key_histogram, line_codes, settled_heads, split_point, stop_codes
+from .inputs import split_point
 from .kernels import K
+from .plan import line_plan
 from .ways import joint_counts_ways
 
 __all__ = ["DENSE_LIMIT", "I64_SAFE", "PARALLEL_MIN", "JointCounts", "check_cycle", "joint_counts"]
@@ -27,53 +29,7 @@ IntArray = npt.NDArray[np.int64]
 
 #: cycles from this size use threads when ``parallel=True`` (below it, starting them costs more than they save)
 PARALLEL_MIN = 10**9
-
-
-def line_classes(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Prefix sequence -> class (0 = dead), dead win per prefix, and the finishing table per class."""
-    states = K.prefix_states_table(alph, alen, k, t.match, t.pay, t.own, t.mult)
-    alive = states[:, 0] != 0
-    pclass = np.zeros(len(states), dtype=np.int64)
-    pdead = np.where(alive, 0, states[:, 2])
-    if alive.any():
-        _uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
-        pclass[alive] = inverse.reshape(-1) + 1
-        reps = np.flatnonzero(alive)[first]
-        fin = K.finish_table(reps, alph, alen, k, t.match, t.pay, t.own, t.mult)
-    else:
-        fin = np.zeros((0, int(np.prod(alen[k:]))), dtype=np.int64)
-    finc = np.vstack([np.zeros((1, fin.shape[1]), dtype=np.int64), fin])
-    return pclass, pdead, finc
-
-
-def finish_tables(finc: IntArray, a_mid: int, lines: IntArray, k: int, sym: IntArray,
-                  mid: tuple[IntArray, IntArray], rest: tuple[IntArray, IntArray, IntArray, IntArray],
-                  n_codes: int) -> FinishTables:
-    """The finishing tables of the suffix (see :mod:`mathkit.cycle.finish`).
-
-    ``sym[l, i]``: the middle-reel symbol (local index) line ``l`` reads at stop ``i``; ``mid``: the
-    middle reel's (weights, keys); ``rest``: the rest combinations' (weights, codes, extra wins,
-    per-line sequence codes), as the side pass gives them.
-    """
-    base, flat = bases(finc, a_mid)
-    wm, keym = mid
-    rwt, rsc, rxs, rseq = rest
-    n_lines = lines.shape[0]
-    if n_lines:
-        _pats, first, rho = np.unique(lines[:, k + 1:], axis=0, return_index=True, return_inverse=True)
-        rho = rho.reshape(-1).astype(np.int64)
-        reps = first.astype(np.int64)
-    else:
-        rho = np.zeros(0, dtype=np.int64)
-        reps = np.zeros(0, dtype=np.int64)
-    rkey = rxs * n_codes + rsc
-    pidx, pptr, pkey, pw, d0, eptr, ej, ed = K.histograms(finc, base, flat, reps, np.ascontiguousarray(rseq), rkey,
-                                                          rwt, n_codes)
-    tptr, tidx, thist = K.touched(flat, sym, rho, pidx, len(wm))
-    mk, kmidx, hm = key_histogram(keym, wm)
-    rk, rkidx, rw = key_histogram(rkey, rwt)
-    return FinishTables(base, flat, tptr, tidx, thist, rho, pidx, pptr, pkey, pw, d0, eptr, ej, ed, wm, keym, kmidx, mk, hm,
-                        rwt, rkey, rkidx, np.ascontiguousarray(rseq), rk, rw)
+PARALLEL_MIN = 10**9
 
 
 def check_enumeration(t: PayTables, st: StopTables) -> None:
@@ -106,64 +62,23 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
     if len(t.entries) > 62:
         msg = f"{len(t.entries)} pay entries; the distribution kernel handles at most 62"
         raise ModelError(msg)
-    n_reels = st.n_reels
-    if n_reels == 1:
+    if st.n_reels == 1:
         return _one_reel(t, st)
-    k = split_point(n_reels)
-    alph, alen, local = alphabets(st)
-    n_codes = st.n_codes
-    lens, weights, scode, xw = stop_codes(st)
-    aradix = np.ones(n_reels, dtype=np.int64)
-    for d in range(1, n_reels):
-        aradix[d] = 1 if d == k else aradix[d - 1] * alen[d - 1]
-    pclass, pdead, finc = line_classes(t, alph, alen, k)
-    finmax = finc.max(axis=1)
-    n_lines = t.lines.shape[0]
-    lc = line_codes(t.lines, local, aradix)
-    # the prefix: head reels 0..k-2 (grouped into head classes), then the last prefix reel
-    hwt, hsc, hxs, hseq = K.side_pass(0, k - 1, lens, lc, weights, scode, xw, n_lines)
-    settled, sval = settled_heads(pclass, pdead, int(aradix[k - 1]))
-    head = K.head_classes(hseq, hxs, hsc, hwt, settled, sval, n_codes)
-    n_last = int(lens[k - 1])
-    last = (weights[k - 1, :n_last].copy(), scode[k - 1, :n_last].copy(), xw[k - 1, :n_last].copy(),
-            np.ascontiguousarray(lc[k - 1, :n_last]))
+    plan = line_plan(t, st)
+    n_codes, ft = plan.n_codes, plan.ft
     threads = K.num_threads() if parallel and cycle >= PARALLEL_MIN else 1
     if threads > 1:
-        groups = K.prefix_groups_parallel(head, last, pclass, pdead, n_codes, 4 * threads, threads)
+        groups = K.prefix_groups_parallel(plan.head, plan.last, plan.pclass, plan.pdead, n_codes, 4 * threads, threads)
     else:
-        groups = K.prefix_groups(head, last, pclass, pdead, n_codes)
-    # the suffix: the middle reel k, then the rest
-    n_mid = int(lens[k])
-    sym = np.ascontiguousarray(lc[k, :n_mid, :n_lines].T)
-    mid = (weights[k, :n_mid].copy(), xw[k, :n_mid] * n_codes + scode[k, :n_mid])
-    ft = finish_tables(finc, int(alen[k]), t.lines, k, sym, mid,
-                       K.side_pass(k + 1, n_reels, lens, lc, weights, scode, xw, n_lines), n_codes)
-    sx_max = int(xw[k, :n_mid].max(initial=0)) + int(ft.rkey.max(initial=0)) // n_codes
-    # a tight bound on the largest total: per group, its largest fixed win plus its alive lines' best, plus the suffix extras
-    gptr, gl, gc, mptr, mkey, _mw = groups
-    n_groups = len(gptr) - 1
-    alive_bound = np.add.reduceat(np.append(finmax[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0)
-    fixed_max = np.maximum.reduceat(mkey // n_codes, mptr[:-1])
-    max_win = int((fixed_max + alive_bound).max()) + sx_max
-    size = (max_win + 1) * n_codes
+        groups = K.prefix_groups(plan.head, plan.last, plan.pclass, plan.pdead, n_codes)
+    # chunks of about equal work, a few per thread: the threads claim them as they go (mathkit.cycle.claim)
+    n_chunks = max(1, min(8 * threads, len(groups[0]) - 1)) if threads > 1 else 1
+    size, visit, bounds = K.visit_plan(groups, ft, plan.finmax, n_codes, plan.sx_max, n_chunks)
     if size > DENSE_LIMIT:  # the (win, code) table is too large to hold densely: accumulate only the cells reached
         wins, codes, counts = K.combine_sparse(groups, ft, n_codes)
         return JointCounts(wins, codes, counts, st.digits, st.radix, st.sizes, cycle, threads)
-    # visit the groups by the cells they reach first, so that consecutive groups write near each other
-    b_key = np.add.reduceat(np.append(ft.base[gc], 0), gptr[:-1]) * (np.diff(gptr) > 0) * n_codes
-    visit = np.argsort(b_key + np.minimum.reduceat(mkey, mptr[:-1]), kind="stable").astype(np.int64)
     args = (groups, visit, ft, n_codes, size)
     if threads > 1:
-        # chunks of about equal work, a few per thread: the threads claim them as they go (mathkit.cycle.claim)
-        n_chunks = max(1, min(8 * threads, n_groups))
-        # balance chunks by estimated work: the middle-reel stops where an alive line goes on, and the meet
-        touched = (ft.tptr[:, 1:] - ft.tptr[:, :-1]).astype(np.float64)[gl, gc]
-        work_t = np.add.reduceat(np.append(touched, 0.0), gptr[:-1]) * (np.diff(gptr) > 0)
-        work = 8 * work_t + np.diff(mptr) * (1 + work_t) + len(ft.rk)
-        cum = np.concatenate([[0], np.cumsum(work[visit])])
-        bounds = np.searchsorted(cum, np.linspace(0, cum[-1], n_chunks + 1)).astype(np.int64)
-        bounds[0], bounds[-1] = 0, n_groups
-        bounds = np.maximum.accumulate(np.minimum(bounds, n_groups))
         wins, codes, counts, done = K.combine_all_parallel(*args, bounds, threads)
         threads = int((done > 0).sum())
     else:

@@ -35,7 +35,6 @@ from ..distribution import WinDistribution
 from ..errors import GameError, ModelError
 from ..figures import FeatureSection, Figure, Method, weakest
 from ..game import Feature, Game
-from ..play import SimTable, Stake
 from ..stage import (
     Digit,
     Entry,
@@ -57,6 +56,7 @@ from ..stage import (
 
 if TYPE_CHECKING:  # the tables come through the Context: blocks never build them
     from ..pairs import PairTables, SplitTables
+    from ..play import SimTable, Stake  # the simulator's vocabulary: only blocks that are played import it
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "check_reels", "modified"]
 

@@ -146,13 +146,23 @@ class Cap(Block):
         if outcome.max_win is not None and outcome.max_win <= cap:
             return replace(outcome, components={**outcome.components, self.component: Fraction(0)},
                            methods={**outcome.methods, self.component: "exact"})
-        if outcome.dist is None:
+        if outcome.dist is None or outcome.uncovered:
+            # uncovered parts (their law sampled by the caller): the capped mean only from a tail bound
             bound = self.tail_bound(ctx, outcome)
             if bound is None:
                 msg = f"{self.name}: the capped RTP needs the round's win distribution"
+                if outcome.uncovered:
+                    msg += (" and no tail bound proves the cap negligible; parts of it are left to the simulator: "
+                            + ", ".join(u.route for u in outcome.uncovered))
                 raise ModelError(msg)
             zero: Fraction | float = Fraction(0) if isinstance(outcome.mean, Fraction) else 0.0
-            return replace(outcome, components={**outcome.components, self.component: zero},
+            dist = outcome.dist
+            if dist is not None:  # the covered part's law, capped (the sampled parts are capped by the caller)
+                capped, inv = np.unique(np.minimum(dist.values, cap), return_inverse=True)
+                probs = np.zeros(len(capped))
+                np.add.at(probs, inv.reshape(-1), dist.probs)
+                dist = PlayLaw(capped, probs, dist.lost_mass)
+            return replace(outcome, dist=dist, components={**outcome.components, self.component: zero},
                            methods={**outcome.methods, self.component: "markov"},
                            method=weakest(outcome.method, "markov"), error=outcome.error + bound[0],
                            max_win=None if outcome.max_win is None else min(cap, outcome.max_win))

@@ -13,18 +13,24 @@ TOML (several of a kind as an array of tables with ``name``)::
 
 Reading: a spin's new triggers raise the multiplier before the spin's line wins
 are paid ("features ... activated immediately, and before calculating winnings
-for that spin"); the multiplier applies to line wins.
+for that spin"); the multiplier applies to line wins, not to scatter pays (as the
+simulator plays it).
 
-The maths.  Spin ``t`` pays ``X_t·(m₀ + s·Σ_{u ≤ t} c_u)`` with ``(X_t, c_t)`` independent
-of the spins before, so the mean of ``S`` spins is
+The maths.  Spin ``t`` pays ``X_t·(m₀ + s·Σ_{u ≤ t} c_u) + Y_t`` (line win ``X``, scatter win
+``Y``) with ``(X_t, Y_t, c_t)`` independent of the spins before, so the mean of ``S`` spins is
 
-    E[W] = S·m₀·E[X] + s·E[X]·E[c]·S(S − 1)/2 + s·S·E[X·c],
+    E[W] = S·m₀·E[X] + s·E[X]·E[c]·S(S − 1)/2 + s·S·E[X·c] + S·E[Y],
 
 where ``E[X·c] = Σ_r Σ_v v·P(c_r = v)·E[X | c_r = v]`` comes from the per-reel law of the
 triggers and the mean of the spin restricted to the stops of reel ``r`` showing ``v``
 of them — per-reel algebra, no enumeration.  The tail bound for the cap is the
 chain's exponential moment over (spins left, multiplier) from the spin's exact
-joint law of (win, triggers) (:func:`mathkit.markov.tails.multiplier_log_mgf`).
+joint law of (win, triggers) (:func:`mathkit.markov.tails.multiplier_log_mgf`;
+``X·m + Y ≤ (X + Y)·m`` keeps it a bound).  The distribution: backwards over (spins
+left, multiplier), ``D(k, m) = Σ_c P(c)·law(X·m' + Y | c) ⊛ D(k − 1, m')``, one
+spin's exact joint law of ``(X, Y, c)`` read from one enumeration (lines paid ×
+``L`` above every scatter win, so ``X = win // L`` and ``Y = win mod L``), the
+convolutions by real FFT on the credit lattice (:func:`multiplier_distribution`).
 """
 
 from __future__ import annotations
@@ -40,10 +46,11 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, integer, string
 from ..figures import FeatureSection, Figure, Method
 from ..game import Game, Role
+from ..markov.multiplier import MultiplierLattice
 from ..markov.tails import FINE_THETAS, multiplier_tails
 from ..play import Add, Const, Count, Goto, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
-from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, SpinModel, StageLaw, Tail, lazy_tail
-from .base import Context, FeatureStats, MaxWin, RoundContext, Termination
+from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, PlayLaw, SpinModel, StageLaw, Tail, lazy_tail
+from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 from .free_spins import EnteredSpins, entry_facts, held_counts
 
 __all__ = ["MultiplierFreeSpins"]
@@ -109,12 +116,13 @@ class MultiplierFreeSpins(EnteredSpins):
     def model(self) -> SpinModel:
         return SpinModel(self.reels)
 
-    def spin_figures(self, ctx: Context) -> tuple[Fraction, Fraction, Fraction]:
-        """``(E[X], E[c], E[X·c])`` of one free spin, exactly (per-reel algebra)."""
-        def compute() -> tuple[Fraction, Fraction, Fraction]:
-            model = self.model()
-            x = sum(ctx.means(model).values(), Fraction(0))
-            laws = ctx.reel_laws(model, (self.trigger,))
+    def spin_figures(self, ctx: Context) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+        """``(E[X], E[c], E[X·c], E[Y])`` of one free spin (line win ``X``, scatter win ``Y``), exactly (per-reel algebra)."""
+        def compute() -> tuple[Fraction, Fraction, Fraction, Fraction]:
+            lines = SpinModel(self.reels, scatter_multiplier=0)
+            x = sum(ctx.means(lines).values(), Fraction(0))
+            y = sum(ctx.means(SpinModel(self.reels, line_multiplier=0)).values(), Fraction(0))
+            laws = ctx.reel_laws(self.model(), (self.trigger,))
             c = Fraction(0)
             xc = Fraction(0)
             for r, law in enumerate(laws):
@@ -123,37 +131,53 @@ class MultiplierFreeSpins(EnteredSpins):
                     if v:
                         p = Fraction(w, total)
                         c += v * p
-                        given = SpinModel(self.reels, restrict=((r, self.trigger, (v,)),))
+                        given = SpinModel(self.reels, restrict=((r, self.trigger, (v,)),), scatter_multiplier=0)
                         xc += v * p * sum(ctx.means(given).values(), Fraction(0))
-            return x, c, xc
+            return x, c, xc, y
 
         return ctx.shared(("multiplier spin", self), (self.reels,), compute)
 
     def mean(self, ctx: Context, spins: int, start: int) -> Fraction:
         """E[W] of ``spins`` spins from multiplier ``start``."""
-        x, c, xc = self.spin_figures(ctx)
+        x, c, xc, y = self.spin_figures(ctx)
         s = self.step
-        return spins * start * x + s * x * c * Fraction(spins * (spins - 1), 2) + s * spins * xc
+        return spins * start * x + s * x * c * Fraction(spins * (spins - 1), 2) + s * spins * xc + spins * y
+
+    def spin_joint(self, ctx: Context) -> tuple[tuple[int, int, int, int], ...]:
+        """One free spin's exact joint law: ``(triggers c, line win X, scatter win Y, count)`` over the cycle.
+
+        One enumeration, lines paid × ``L`` (above every scatter win): ``X = win // L``, ``Y = win mod L``.
+        """
+        def compute() -> tuple[tuple[int, int, int, int], ...]:
+            big = ctx.win_bound(self.model()) + 1
+            joint = ctx.joint(SpinModel(self.reels, line_multiplier=big), (self.trigger,))
+            acc: dict[tuple[int, int, int], int] = {}
+            for c, w, n in zip(joint.digits[self.trigger].tolist(), joint.wins.tolist(), joint.counts.tolist(),
+                               strict=True):
+                key = (int(c), *divmod(int(w), big))
+                acc[key] = acc.get(key, 0) + int(n)
+            return tuple((c, x, y, n) for (c, x, y), n in sorted(acc.items()))
+
+        return ctx.shared(("multiplier joint", self), (self.reels,), compute)
 
     def moments(self, ctx: Context, spins: int, start: int) -> tuple[Fraction, Fraction]:
         """``(E[W], E[W²])`` of ``spins`` spins from multiplier ``start``, exactly.
 
-        From the spin's exact joint law of (win ``X``, triggers ``c``), backwards over (spins left ``k``,
-        multiplier ``m``): with ``m' = m + s·c``,
-        ``A(k, m) = E[X·m' + A(k−1, m')]`` and ``B(k, m) = E[X²·m'² + 2·X·m'·A(k−1, m') + B(k−1, m')]``.
+        From the spin's exact joint law of (line win ``X``, scatter win ``Y``, triggers ``c``), backwards over
+        (spins left ``k``, multiplier ``m``): with ``m' = m + s·c`` and the spin's pay ``Z = X·m' + Y``,
+        ``A(k, m) = E[Z + A(k−1, m')]`` and ``B(k, m) = E[Z² + 2·Z·A(k−1, m') + B(k−1, m')]``.
         """
-        def by_count() -> tuple[tuple[int, Fraction, Fraction, Fraction], ...]:
-            joint = ctx.joint(self.model(), (self.trigger,))
-            out = []
-            for v in sorted(set(joint.digits[self.trigger].tolist())):
-                sel = joint.digits[self.trigger] == v
-                w = [int(x) for x in joint.wins[sel].tolist()]
-                n = [int(x) for x in joint.counts[sel].tolist()]
-                out.append((int(v), Fraction(sum(n), joint.cycle), Fraction(sum(a * b for a, b in zip(w, n, strict=True)),
-                            joint.cycle), Fraction(sum(a * a * b for a, b in zip(w, n, strict=True)), joint.cycle)))
-            return tuple(out)
+        def by_count() -> tuple[tuple[int, Fraction, tuple[Fraction, ...]], ...]:
+            cycle = sum(n for *_, n in self.spin_joint(ctx))
+            out: dict[int, list[int]] = {}
+            for c, x, y, n in self.spin_joint(ctx):  # Σ n, n·X, n·Y, n·X², n·X·Y, n·Y²
+                acc = out.setdefault(c, [0] * 6)
+                for i, v in enumerate((1, x, y, x * x, x * y, y * y)):
+                    acc[i] += n * v
+            return tuple((c, Fraction(a[0], cycle), tuple(Fraction(v, cycle) for v in a[1:]))
+                         for c, a in sorted(out.items()))
 
-        law = ctx.shared(("multiplier joint", self), (self.reels,), by_count)
+        law = ctx.shared(("multiplier sums", self), (self.reels,), by_count)
         memo: dict[tuple[int, int], tuple[Fraction, Fraction]] = {}
 
         def ab(k: int, m: int) -> tuple[Fraction, Fraction]:
@@ -161,15 +185,35 @@ class MultiplierFreeSpins(EnteredSpins):
                 return Fraction(0), Fraction(0)
             if (k, m) not in memo:
                 a = b = Fraction(0)
-                for c, p, x1, x2 in law:  # p·E[X | c] = x1, p·E[X² | c] = x2
+                for c, p, (x1, y1, x2, xy, y2) in law:  # p·E[· | c]
                     m2 = m + self.step * c
                     na, nb = ab(k - 1, m2)
-                    a += x1 * m2 + p * na
-                    b += x2 * m2 * m2 + 2 * x1 * m2 * na + p * nb
+                    z1 = x1 * m2 + y1
+                    z2 = x2 * m2 * m2 + 2 * xy * m2 + y2
+                    a += z1 + p * na
+                    b += z2 + 2 * z1 * na + p * nb
                 memo[(k, m)] = (a, b)
             return memo[(k, m)]
 
         return ab(spins, start)
+
+    def distribution(self, ctx: Context, spins: int, start: int) -> PlayLaw:
+        """The law of the feature's win from ``(spins, start)`` (float; wins above the game's round limit lumped there)."""
+        limit = None
+        for f in ctx.game.features_of("transform"):
+            lim = f.round_limit(ctx) if isinstance(f, Block) else None
+            if lim is not None:
+                limit = int(lim) if limit is None else min(limit, int(lim))
+        top = self.top(ctx, spins, start)
+        hi = limit if limit is not None and limit < top else None
+        lattice = ctx.shared(("multiplier lattice", self, hi, None if hi is not None else top), (self.reels,),
+                             lambda: MultiplierLattice(self.spin_joint(ctx), self.step, hi, top if hi is None else
+                                                       self.top(ctx, self.spins, self.most_start(ctx))))
+        return lattice.law(spins, start)
+
+    def most_start(self, ctx: Context) -> int:
+        """The largest starting multiplier: every cell of the window a trigger."""
+        return self.step * sum(ctx.game.reel_set(self.reels).rows)
 
     def most_triggers(self, ctx: Context) -> int:
         """The most triggers one free spin can show."""
@@ -196,28 +240,24 @@ class MultiplierFreeSpins(EnteredSpins):
 
     def law(self, ctx: Context, entry: Entry, level: Level) -> StageLaw:
         spins, start = _entry(entry)
-        if level == "distribution":
-            msg = f"{self.name}: the win distribution of multiplier free spins is not available yet (its mean and σ are)"
-            raise ModelError(msg)
         mean = self.mean(ctx, spins, start)
         m2 = None
-        if level == "moments":
+        dist = self.distribution(ctx, spins, start) if level == "distribution" else None
+        if level != "mean":
             mean2, m2 = self.moments(ctx, spins, start)
             if mean2 != mean:
                 msg = f"{self.name}: the chain's mean {mean2} differs from the closed form {mean}"
                 raise ModelError(msg)
-        _, c, _ = self.spin_figures(ctx)
+        _, c, _, _ = self.spin_figures(ctx)
         facts: dict[str, Number] = {"spins": Fraction(spins), "multiplier at the start": Fraction(start),
                                     "multiplier at the end": start + self.step * spins * c}
-        return StageLaw({(): Branch(Fraction(1), mean, m2, top=self.top(ctx, spins, start),
+        return StageLaw({(): Branch(Fraction(1), mean, m2, dist, top=self.top(ctx, spins, start),
                                     tail=lazy_tail(lambda: self.tail(ctx, spins, start)))},
                         {self.component: mean}, "exact", level, facts)
 
     def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
         return entry_facts(self, ctx, held, level, held_counts(held, self.min_count))
 
-    def supported_level(self, game: Game) -> Level:
-        return "moments"
 
     # --- checks and the PAR sheet -------------------------------------------------------
     def terminates(self, ctx: Context) -> Termination:
@@ -232,7 +272,7 @@ class MultiplierFreeSpins(EnteredSpins):
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
         bet = ctx.total_bet
         p = stats.p_enter
-        x, c, _xc = self.spin_figures(ctx)
+        x, c, _xc, _y = self.spin_figures(ctx)
         figures: list[tuple[str, Figure]] = [("trigger probability", Figure.of(p)),
                                              ("trigger frequency (1 in N)", Figure.of(1 / p) if p else Figure.of(0)),
                                              ("spins", Figure.of(self.spins)),

@@ -382,9 +382,11 @@ class ScatterRespins(Block):
             raise ModelError(msg)
         t, mask = int(key[0]), int(key[1])
         if level == "distribution":
-            msg = (f"{self.name}: the win distribution of {target.name!r} entered after re-spins is not available yet "
-                   "(its mean is)")
-            raise ModelError(msg)
+            law = self.drawn_law(ctx, key, target, "moments")
+            br = law.branches[()]
+            dist = self.drawn_dist(ctx, t, mask, target)
+            return StageLaw({(): Branch(br.p, br.mean, br.m2, dist, br.top, br.tail)}, law.components, law.method,
+                            level, law.facts)
         exact = ctx.precision == "exact"
         vals: HeldValues = ctx.shared(("held values", self, t, target, level), (self.reels, *target.reel_sets()),
                                       lambda: target.held_values(ctx, self._held(ctx, t), level))
@@ -416,6 +418,53 @@ class ScatterRespins(Block):
         branch = Branch(Fraction(1) if exact else 1.0, mean, m2, None, vals.top, tail if tail_fn is not None else None)
         return StageLaw({(): branch}, {target.component: mean}, method, level, facts)
 
+    def entry_law(self, ctx: Context, t: int, mask: int, target: Block) -> dict[Entry, Number]:
+        """P(the free spins ``target`` start from each entry | they start after re-spins from ``mask``), in floats.
+
+        The entry is read from the held cells at the end (:meth:`~mathkit.features.Block.entry`); one backward
+        solve of the chain per distinct entry, its indicator over the endings as the terminal values.
+        """
+        def groups() -> dict[Entry, npt.NDArray[np.bool_]]:
+            held = self._held(ctx, t)
+            short = self._short(ctx, t)
+            out: dict[Entry, list[int]] = {}
+            for i in range(len(held.masks)):
+                if not short[i] and (e := target.entry(held.digits(i))) is not None:
+                    out.setdefault(e, []).append(i)
+            marks = {}
+            for e, idx in out.items():
+                mark = np.zeros(len(held.masks), dtype=bool)
+                mark[idx] = True
+                marks[e] = mark
+            return marks
+
+        marks = ctx.shared(("held entries", self, t, target), (self.reels,), groups)
+        keep = float(1 - self._ended_short(ctx, t, mask))
+        out: dict[Entry, Number] = {}
+        for e, mark in marks.items():  # in floats: the laws they mix are float laws (and exact solves cost memory)
+            u = float(self._solve(ctx, t, target, ("entry", e), mark.astype(np.float64), False).at(mask))
+            if u:
+                out[e] = u / keep
+        return out
+
+    def drawn_dist(self, ctx: RoundContext, t: int, mask: int, target: Block) -> PlayLaw:
+        """The law of ``target``'s win entered after re-spins from ``mask``: its laws by entry, mixed."""
+        parts = []
+
+        def law_at(e: Entry) -> StageLaw:
+            return ctx.shared(("drawn target law", target, e), target.reel_sets(),
+                              lambda: target.law(ctx, e, "distribution"))
+
+        for e, p in self.entry_law(ctx, t, mask, target).items():
+            law = law_at(e)
+            if set(law.branches) != {()} or law.branches[()].dist is None:
+                msg = (f"{self.name}: {target.name!r} entered after re-spins must end the round with its own law "
+                       "(its exits would need a chain of their own)")
+                raise ModelError(msg)
+            parts.append((float(p), law.branches[()].dist))
+        m = mix(parts)
+        return PlayLaw(m.values, m.probs, m.lost_mass + max(1.0 - float(sum(p for p, _ in parts)), 0.0))
+
     # --- checks and the PAR sheet -------------------------------------------------------
     def terminates(self, ctx: Context) -> Termination:
         most = sum(self.rows(ctx)) - self.count + 1
@@ -425,9 +474,6 @@ class ScatterRespins(Block):
     def max_win(self, ctx: Context) -> MaxWin:
         top = self.final_chance.top(ctx.total_bet) if self.final_chance is not None else 0
         return MaxWin(True, top, f"{self.name}: re-spins pay no line wins; the final chance at most {top:,} credits")
-
-    def supported_level(self, game: Game) -> Level:
-        return "moments"
 
     def lengths(self, ctx: Context, t: int) -> HeldSolution:
         """E[re-spins played | held cells] for every mask (the last one adds no scatter)."""

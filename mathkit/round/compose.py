@@ -56,6 +56,7 @@ from ..stage import (
     SpinPlay,
     StageLaw,
     Tail,
+    Uncovered,
     memo_tail,
     tail_of,
     tail_plus,
@@ -67,6 +68,49 @@ __all__ = ["RoundAnalysis", "RoundEngine", "analyse", "as_block", "rtp_breakdown
 Node = tuple[str, Entry]
 BASE: Node = ("", None)
 LEVELS: tuple[Level, ...] = ("mean", "moments", "distribution")
+OVERLAY_ENUMERATIONS = 64
+"""At the distribution level, an overlay with more placements than this (one enumeration of the spin each)
+is left to the simulator (an :class:`~mathkit.stage.Uncovered` variant) when its moments come without them."""
+NOTHING = PlayLaw(np.zeros(0, np.int64), np.zeros(0))
+"""The empty sub-distribution: every round of the part is uncovered."""
+
+
+def _exact(x: Number) -> Fraction:
+    return x if isinstance(x, Fraction) else Fraction(x)
+
+
+def _gather(parts: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
+    """Uncovered parts with the same route as one (their probabilities and means add)."""
+    out: dict[str, Uncovered] = {}
+    for u in parts:
+        if u.route in out:
+            v = out[u.route]
+            out[u.route] = Uncovered(u.route, v.probability + u.probability, v.mean + u.mean, v.why)
+        else:
+            out[u.route] = u
+    return tuple(u for u in out.values() if u.probability)
+
+
+def _scaled(parts: Sequence[Uncovered], q: Number) -> list[Uncovered]:
+    """Uncovered parts of an event of probability ``q`` (given it), as parts of the whole."""
+    return [Uncovered(u.route, _exact(q) * u.probability, q * u.mean, u.why) for u in parts]
+
+
+def _chained(first_mean: Number, first: Sequence[Uncovered], after_mean: Number,
+             after: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
+    """The uncovered parts of a win followed by an independent one: a round uncovered in either part is uncovered.
+
+    An uncovered first part keeps its route, with the whole of what follows: ``E[(A + B)·1_u] = E[A·1_u] + P(u)·E[B]``.
+    A covered first part (probability ``1 − Σ P(u)``, mean ``E[A] − Σ E[A·1_u]``) followed by an uncovered
+    part ``v`` of the second: ``E[(A + B)·1{A covered, v}] = E[A·1{covered}]·P(v) + P(covered)·E[B·1_v]``.
+    """
+    if not first and not after:
+        return ()
+    out = [Uncovered(u.route, u.probability, u.mean + u.probability * after_mean, u.why) for u in first]
+    pc = 1 - sum((u.probability for u in first), Fraction(0))
+    mc = first_mean - sum((u.mean for u in first), Fraction(0))
+    out += [Uncovered(v.route, pc * v.probability, mc * v.probability + pc * v.mean, v.why) for v in after]
+    return _gather(out)
 
 
 def as_block(f: Feature) -> Block:
@@ -122,6 +166,17 @@ def _stage(engine: Engine, model: Spin, seqs: Sequence[Block], level: Level, lab
             key = key_of(next(iter(weights)))
             return StageLaw({key: Branch(Fraction(1), sum(comps.values(), Fraction(0)), m2, top=bound)},  # type: ignore[dict-item]
                             comps, "exact", level)
+    if level == "distribution" and isinstance(model, Overlay) and len(model.placements) > OVERLAY_ENUMERATIONS:
+        weights, cycle = engine.digit_law(model, names)
+        m2 = engine.overlay_m2(model)
+        if len(weights) == 1 and m2 is not None:  # its moments without the enumerations; its law is sampled
+            key = key_of(next(iter(weights)))
+            mean = sum(comps.values(), Fraction(0))
+            why = (f"{len(model.placements):,} overlay placements, one enumeration of the spin each "
+                   f"(more than {OVERLAY_ENUMERATIONS})")
+            gone = (Uncovered(f"variant:{label}", Fraction(1), mean, why),)
+            return StageLaw({key: Branch(Fraction(1), mean, m2, NOTHING, top=bound, uncovered=gone)},  # type: ignore[dict-item]
+                            comps, "exact", level)
     joint = engine.joint(model, names)
     return StageLaw(_branches(joint, names, key_of, level), comps, "exact", level)  # type: ignore[arg-type]
 
@@ -166,10 +221,12 @@ def _merge(branches: Sequence[Branch], level: Level) -> Branch:
     mean = sum((b.p * b.mean for b in branches if b.mean is not None), Fraction(0)) / p
     m2 = sum((b.p * b.m2 for b in branches if b.m2 is not None), Fraction(0)) / p
     dist = None
+    gone: tuple[Uncovered, ...] = ()
     if level == "distribution":
         d = mix([(float(b.p / p), b.dist) for b in branches if b.dist is not None])
         dist = PlayLaw(d.values, d.probs, d.lost_mass)
-    return Branch(p, mean, m2, dist, top, tail)
+        gone = _gather([u for b in branches for u in _scaled(b.uncovered, b.p / p)])
+    return Branch(p, mean, m2, dist, top, tail, gone)
 
 
 def _then(br: Branch, after: Outcome, level: Level) -> Branch:
@@ -181,10 +238,12 @@ def _then(br: Branch, after: Outcome, level: Level) -> Branch:
     assert br.mean is not None and br.m2 is not None and after.m2 is not None
     m2 = br.m2 + 2 * br.mean * after.mean + after.m2
     dist = None
+    gone: tuple[Uncovered, ...] = ()
     if level == "distribution":
         assert br.dist is not None and after.dist is not None
         dist = convolve(br.dist, after.dist)
-    return Branch(br.p, br.mean + after.mean, m2, dist, top, tail)
+        gone = _chained(br.mean, br.uncovered, after.mean, after.uncovered)
+    return Branch(br.p, br.mean + after.mean, m2, dist, top, tail, gone)
 
 
 def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
@@ -200,7 +259,8 @@ def _mix(parts: Sequence[tuple[Fraction, StageLaw]], level: Level) -> StageLaw:
             comps[k] = comps.get(k, Fraction(0)) + q * v
         for key, br in law.branches.items():
             if q * br.p:
-                by_key.setdefault(key, []).append(Branch(q * br.p, br.mean, br.m2, br.dist, br.top, br.tail))
+                by_key.setdefault(key, []).append(Branch(q * br.p, br.mean, br.m2, br.dist, br.top, br.tail,
+                                                         br.uncovered))
     branches = {key: _merge(bs, level) for key, bs in by_key.items()}
     return StageLaw(branches, comps, method, level)  # type: ignore[arg-type]
 
@@ -264,23 +324,27 @@ def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
             m2 = m2 + o.m2 + 2 * run * o.mean
             run = run + o.mean
     dist: PlayLaw | None = None
+    gone: tuple[Uncovered, ...] = ()
     if level == "distribution":
         dist = PlayLaw.point(0)
+        done: Number = Fraction(0)
         for o in outcomes:
             assert o.dist is not None
             dist = convolve(dist, o.dist)
+            gone = _chained(done, gone, o.mean, o.uncovered)
+            done = done + o.mean
     top: int | None = 0
     for o in outcomes:
         top = None if top is None or o.max_win is None else top + o.max_win
     parts = [(o.max_win, o.tail) for o in outcomes]
     if len(parts) == 1:
-        return Outcome(mean, comps, method, m2, dist, top, methods, parts[0][1])
+        return Outcome(mean, comps, method, m2, dist, top, methods, parts[0][1], uncovered=gone)
 
     def tail(t: float) -> tuple[float, float]:
         fn = tail_plus(parts)
         return (math.inf, 1.0) if fn is None else fn(t)
 
-    return Outcome(mean, comps, method, m2, dist, top, methods, memo_tail(tail))
+    return Outcome(mean, comps, method, m2, dist, top, methods, memo_tail(tail), uncovered=gone)
 
 
 class _Composer:
@@ -308,7 +372,14 @@ class _Composer:
             parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
         return _mix(parts, self.level)
 
+    def short(self, node: Node) -> bool:
+        """Whether the stage ``node`` is left to the simulator: at the distribution level, its block answers less."""
+        if self.level != "distribution" or node == BASE or node[0] not in self.blocks:
+            return False
+        return self.blocks[node[0]].supported_level(self.engine.game) != "distribution"
+
     def law(self, node: Node) -> StageLaw:
+        level = "moments" if self.short(node) else self.level
         if node not in self.laws:
             if node == BASE:
                 self.laws[node] = self.base_law()
@@ -323,10 +394,10 @@ class _Composer:
                             msg = (f"a drawn entry of {name!r} comes from {entry.source!r}, which is not a feature "
                                    "of the game")
                             raise ModelError(msg)
-                        law = self.blocks[entry.source].drawn_law(self.ctx, entry.key, self.blocks[name], self.level)
+                        law = self.blocks[entry.source].drawn_law(self.ctx, entry.key, self.blocks[name], level)
                         self.laws[node] = law
                     else:
-                        self.laws[node] = self.blocks[name].law(self.ctx, entry, self.level)
+                        self.laws[node] = self.blocks[name].law(self.ctx, entry, level)
         return self.laws[node]
 
     def after(self, key: Exit) -> Outcome:
@@ -341,6 +412,9 @@ class _Composer:
             raise ModelError(msg)
         self._active.add(node)
         law = self.law(node)
+        short = self.short(node)
+        level: Level = "moments" if short else self.level
+        gone: list[Uncovered] = []
         comps: dict[str, Number] = dict(law.components)
         methods: dict[str, Method] = dict.fromkeys(law.components, law.method)
         mean: Number = law.mean
@@ -358,17 +432,22 @@ class _Composer:
             for k, v in after.components.items():
                 comps[k] = comps.get(k, Fraction(0)) + br.p * v
                 methods[k] = weakest(methods.get(k, "exact"), after.method_of(k))
-            both = _then(br, after, self.level)
+            both = _then(br, after, level)
             if self.level != "mean":
                 assert both.m2 is not None
                 m2 = m2 + br.p * both.m2
             if both.dist is not None:
                 dists.append((float(br.p), both.dist))
+                gone += _scaled(both.uncovered, br.p)
             top = None if top is None or both.top is None else max(top, both.top)
         self._active.discard(node)
+        if short:  # the whole stage and what follows it: its moments, its law sampled
+            why = (f"{node[0]!r} answers its mean and second moment only, not its win distribution "
+                   f"(see its block, {type(self.blocks[node[0]]).__name__})")
+            dists, gone = [(1.0, NOTHING)], [Uncovered(f"feature:{node[0]}", Fraction(1), mean, why)]
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
                       mix(dists) if self.level == "distribution" else None, top, methods,
-                      _node_tail(parts))
+                      _node_tail(parts), uncovered=_gather(gone))
         self.outcomes[node] = out
         return out
 

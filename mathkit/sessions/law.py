@@ -139,6 +139,10 @@ def play_law(game: Game, reels: str | None = None, *, lines: int | None = None, 
     a = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
     d = a.outcome.dist
     assert d is not None
+    if a.outcome.uncovered:  # a sub-distribution: the session would miss those rounds
+        msg = (f"{game.name}: the exact engine leaves parts of the round to the simulator "
+               f"({', '.join(u.route for u in a.outcome.uncovered)}), so a session's law is not computed exactly")
+        raise ModelError(msg)
     method: Method = "exact" if d.counts is not None else "markov"  # a float law came from convolutions
     return _play(game, a.engine.reels, a.total_bet, d.values, d.probs, d.lost_mass, method, gamble or Never())
 

@@ -118,7 +118,8 @@ T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE = range(6)
 PREFIX_BUDGET = 1 << 18
 """Most stop combinations the prefix table of a reel set may tabulate."""
 REMAINDER_BUDGET = 1 << 22
-"""Most entries (int32) of a model's remainder table: what the lines left open by the prefix pay, by state and stops."""
+"""Most entries of a model's remainder table (:data:`mathkit.sim.models.REM_DTYPE`): what the lines left open by
+the prefix pay, by state and stops."""
 REMAINDER_COMBOS = 1 << 19
 """Most stop combinations of the reels after the prefix a remainder table covers (its word field's size)."""
 LUT_MAX = 1 << 16

@@ -15,8 +15,11 @@ and stop by stop:
   reels, packed ``credits << 32 | open states << 24 | first open state`` (one
   load; most spins open none), the open states and their transitions; for the
   base spin's models also the *remainder table*: what the lines below each open
-  state pay, by stops of the remaining reels (one load per open state, 5.5 MB on
-  the benchmark game: worth it only where the loads overlap, a batch ahead).
+  state pay, by stops of the remaining reels (one load per open state: worth it only
+  where the loads overlap, a batch ahead).  Its entries are packed as ``uint16``
+  (2.8 MB on the benchmark game, where ``int32`` took 5.5 MB: more of it stays in
+  the core's cache); a game whose remaining lines pay more than 65,535 credits
+  on one spin gets no table, and the driver walks its open states instead.
 """
 
 from __future__ import annotations
@@ -46,6 +49,11 @@ __all__ = ["ModelKey", "Models", "stack_models"]
 
 ModelKey = tuple[str, int | None, int | None, tuple[tuple[int, int], ...]]
 """``(reel set, rows or None, lines or None, remap as (symbol id, read as id) pairs)``."""
+
+REM_DTYPE = np.uint16
+"""The remainder table's entries (one type for every game: the driver is compiled once)."""
+REM_MAX = int(np.iinfo(REM_DTYPE).max)
+"""The largest pay an entry holds; a table with a larger one is not built (the walk plays those spins)."""
 
 FIELDS = ("mod", "mode", "lut", "cum", "word", "ocols", "lcols", "rows", "first", "nchild", "row", "cnt", "depth",
           "entry", "opened", "trans", "nxt", "info", "read", "ropen", "rem")
@@ -122,14 +130,15 @@ def _walk_tables(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...],
     open_states = packed_states[open_ids] if len(open_ids) else np.zeros(1, dtype=np.int64)
     trans, nxt = states.tables()
     ropen = np.zeros(1, dtype=np.int64)
-    rem = np.zeros(1, dtype=np.int32)
+    rem = np.zeros(1, dtype=REM_DTYPE)
     if (remainder and len(open_ids) and n_reels - k in (1, 2) and combos <= REMAINDER_COMBOS
             and len(ids) * combos <= REMAINDER_BUDGET):
         table_rem = remainder_table(packed_states[ids], n_stops, lcols, walk[0], walk[1], walk[2], walk[3], walk[5],
                                     trans, nxt)
-        if int(table[:, 0].max()) + 255 * int(table_rem.max(initial=0)) < 1 << 31:
+        top = int(table_rem.max(initial=0))
+        if int(table_rem.min(initial=0)) >= 0 and top <= REM_MAX and int(table[:, 0].max()) + 255 * top < 1 << 31:
             ropen = inverse.reshape(-1).astype(np.int64) * combos  # row i of the table is state ids[i]
-            rem = table_rem.reshape(-1)
+            rem = table_rem.reshape(-1).astype(REM_DTYPE)
     return k, [offsets, entry, open_states, trans, nxt, ropen, rem]
 
 

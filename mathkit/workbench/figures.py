@@ -1,4 +1,4 @@
-"""The workbench's figures: four panels of one ``go.FigureWidget``, updated in place.
+"""The workbench's figures: four panels of one ``go.FigureWidget`` (a :class:`LiveFigure`), updated in place.
 
 One widget rather than four: plotly 7's ``FigureWidget`` ships plotly.js (≈5 MB)
 with every instance and the browser evaluates it once per instance (≈3 s each in
@@ -37,6 +37,7 @@ from ..distribution import WinDistribution
 from ..game import Game
 from ..par import ParSheet, Z
 from ..volatility import exceedance_points
+from .livefigure import LiveFigure
 from .model import Quick
 
 __all__ = ["FIGURES", "FigureSet", "Panel", "dashboard"]
@@ -130,7 +131,7 @@ class FigureSet:
         self.live = live
         self.widget: Any
         if live:
-            self.widget = go.FigureWidget()
+            self.widget = LiveFigure()
             self.widget.add_class("mk-figures")
             self.placeholder = None
         else:  # a report: no FigureWidget (it needs a kernel or a CDN); the notebook shows ``self.widget`` itself
@@ -152,7 +153,7 @@ class FigureSet:
         self._symbol_series = ()
         if self.live:
             self.widget.close()
-            self.widget = go.FigureWidget()
+            self.widget = LiveFigure()
             self.widget.add_class("mk-figures")
         else:
             self.widget = go.Figure()
@@ -172,9 +173,9 @@ class FigureSet:
         when the figure is displayed inside a box.  It must not be done later: the widget's
         model in the browser keeps its own copy, updated by the in-place updates, and plotly
         compares the two (a later copy made the browser's model fail and stop following).
-        Views in Voilà 0.5 here draw the figure as it is when the page opens and do not apply
-        later in-place updates (the labels and tables do follow): the workbench notebook waits
-        for the first PAR sheet before it shows the workbench in Voilà.
+        The widget is a :class:`~mathkit.workbench.livefigure.LiveFigure`: with plotly's own
+        ``FigureWidget`` most page loads of a loaded machine dropped every in-place update (its
+        5 MB module missed anywidget's 2 s initialize deadline; see that module).
         """
         if self.live:
             self.widget._widget_layout = deepcopy(self.widget._layout_obj._props)

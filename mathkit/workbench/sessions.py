@@ -25,6 +25,7 @@ from ..errors import MathkitError
 from ..game import Game
 from ..par import ParSheet
 from ..sessions import SessionLaw, bankroll_table, from_par, gamble_options, solve, strategy, table_rows
+from .livefigure import LiveFigure
 from .panel import Host, Panel
 from .views import sync_figure
 
@@ -173,7 +174,7 @@ class SessionPanel(Panel):
         self.table_view.value = table_html(table)
         fig = session_figure(table, law)
         if self.figure is None:
-            self.figure = go.FigureWidget(fig)
+            self.figure = LiveFigure(fig)
             self.figure.add_class("mk-session-figure")
             self.box.children = (*self.box.children, self.figure)
         else:
