@@ -162,3 +162,38 @@ def test_reel_laws_multiply_to_the_digit_law(case: tuple[Game, SpinModel, str, l
         product = dict(nxt)
     assert product == joint
     assert cycle == rs.cycle
+
+
+COVERED_SCATTER = """
+name = "a wild over a scatter"
+paylines = [[0, 0, 0]]
+[bet]
+lines = 1
+coins = [1]
+[symbols.W]
+kind = "wild"
+substitutes = "all"
+pays = false
+[symbols.A]
+[symbols.SC]
+kind = "scatter"
+[reels.base]
+rows = 3
+strips = ["A A SC", "A A SC", "A SC SC"]
+[paytable]
+A = { 3 = 5 }
+[scatter_pays]
+SC = { 3 = 1, 4 = 0 }
+"""
+
+
+def test_an_overlay_wild_over_a_scatter_lowers_its_count() -> None:
+    # every window shows all 3 stops of each reel: 4 scatters (4 pay nothing) unless the wild laid on
+    # reel 1, row 1 covers reel 1's scatter, 1 window in 3: then 3 scatters pay 1, so the scatter mean is 1/3
+    # (the plain spin's scatter mean is 0, the case a shortcut for line-only overlays must not take)
+    from mathkit.io import loads_game
+    game = loads_game(COVERED_SCATTER)
+    eng = Engine(game)
+    assert eng.means(SpinModel("base")).get("scatter", 0) == 0
+    o = Overlay(SpinModel("base"), "W", (((0, 0),),), (1,))
+    assert eng.means(o)["scatter"] == Fraction(1, 3)

@@ -438,7 +438,10 @@ class Engine:
     def _overlay_means(self, o: Overlay) -> dict[str, Fraction]:
         plain = self.means(o.model)
         others_zero = all(v == 0 for c, v in plain.items() if c != "lines")
-        if (self._game.pay_mode == "lines" and others_zero and not o.model.extra
+        # a wild laid over a scatter lowers its count, so a scatter pay the plain spin never reaches (4 pays
+        # nothing, 3 pays) can pay under the overlay: the shortcut needs a game whose scatters pay nothing
+        scatters_pay = any(pay for sp in self._game.scatter_pays for _, pay in sp.pays)
+        if (self._game.pay_mode == "lines" and others_zero and not scatters_pay and not o.model.extra
                 and not self._game.symbol(o.symbol).is_scatter):
             # only the lines can change: every placement's mean from the one forced-cell line table
             table = self.line_table(o.model, o.symbol)
