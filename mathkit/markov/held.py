@@ -41,7 +41,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -282,12 +282,30 @@ class HeldChain:
 
 def _apply(mats: Sequence[Any], x: Any, shape: tuple[int, ...]) -> Any:
     """``(⊗_r mats[r]) · x`` over a tensor whose axis ``n − 1 − r`` is reel ``r``."""
+    if x.dtype == object:
+        v = x.reshape(shape)
+        n = len(shape)
+        for r, m in enumerate(mats):
+            axis = n - 1 - r
+            v = np.moveaxis(np.tensordot(m, v, axes=([1], [axis])), 0, axis)
+        return v.reshape(-1)
+    # floats: tensordot's own steps (the same transposed copy into the same dot, so the same floats) without
+    # its argument handling, which cost more than the products on these small tensors
     v = x.reshape(shape)
     n = len(shape)
     for r, m in enumerate(mats):
         axis = n - 1 - r
-        v = np.moveaxis(np.tensordot(m, v, axes=([1], [axis])), 0, axis)
+        to, back = _perms(n, axis)
+        res = np.dot(m, v.transpose(to).reshape(shape[axis], -1))
+        v = res.reshape(tuple(shape[a] for a in to)).transpose(back)
     return v.reshape(-1)
+
+
+@cache
+def _perms(n: int, axis: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The axes with ``axis`` first, and the permutation putting it back."""
+    to = (axis, *(a for a in range(n) if a != axis))
+    return to, tuple(int(i) for i in np.argsort(to))
 
 
 def _outer(vectors: Sequence[Any]) -> Any:
