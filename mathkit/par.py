@@ -30,6 +30,7 @@ from .exact import SpinMaths
 from .figures import FeatureSection, Figure, Method
 from .game import Game
 from .mixture import MixedLaw, RoundPart, RouteSample, mix
+from .parfigures import entry_figures
 from .round import RoundAnalysis, analyse
 from .round.compose import as_block, transforms
 from .stage import Level, Outcome
@@ -102,7 +103,10 @@ class RoundSheet:
     cap_probability: Figure | None = None
     cap_probability_bound: bool = False
     max_win_bounded: bool = True
-    analysis: RoundAnalysis | None = None
+    trigger_probability: Figure | None = None
+    """P(a base spin starts any feature) (:func:`mathkit.parfigures.entry_figures`)."""
+    p_enter: dict[str, Figure] = field(default_factory=dict)
+    """Each feature's entries per round, by name (the round analysis itself stays off the sheet: it does not pickle)."""
     sessions: FeatureSection | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     level: Level = "distribution"
@@ -272,7 +276,7 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
     return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
             "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
             "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
-            "max_win_bounded": out.max_win is not None, "analysis": analysis, "level": analysis.level,
+            "max_win_bounded": out.max_win is not None, **entry_figures(analysis), "level": analysis.level,
             "hit_frequency_per_line": None if game.features_of("modifier") else line_hit_frequency(base)}
 
 

@@ -386,7 +386,10 @@ class Show(Action):
 
 @dataclass(frozen=True)
 class Tally(Action):
-    """Only count (``tally``) when the tests hold."""
+    """Only count (``tally``) when the tests hold; ``base_spin_only``: only in the round's base spin, not when a
+    spin played as the base game (``Spin(as_base=True)``, free games) runs the same entry."""
+
+    base_spin_only: bool = False
 
 
 # --- spins and stages -----------------------------------------------------------------

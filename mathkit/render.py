@@ -51,6 +51,8 @@ import zmq
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 
+from .cliargs import positive
+from .parfigures import par_figures
 from .report import one_in, pct, write_atomic
 
 __all__ = [
@@ -578,8 +580,6 @@ def cross_check(sim: Any, par: Any, level: float = 0.99) -> CrossCheck:
     probability that a base spin starts one (any of them); each at ``level``
     (two-sided ``z·σ/√N``).
     """
-    from .sim.cli import par_figures
-
     sim_figures = sim.figures()
     figures = par_figures(par, tuple(getattr(sim, "features", ())))
     order = ("rtp", *par.components, "hit_frequency", "hit_frequency_bet", "trigger_probability")
@@ -595,7 +595,7 @@ def cli(argv: Sequence[str] | None = None) -> int:
     p.add_argument("sources", nargs="?", default="notebooks", type=Path, help="folder of jupytext sources")
     p.add_argument("out", nargs="?", default="docs/rendered", type=Path, help="output folder")
     p.add_argument("--fast", action="store_true", help=f"small parameters ({FAST_ENV}=1)")
-    p.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
+    p.add_argument("--timeout", type=positive, default=600, help="seconds per cell (default 600)")
     p.add_argument("--only", nargs="+", default=(), metavar="NAME", help="render only these notebooks (file stems)")
     p.add_argument("--update-assets", action="store_true", help="fetch the vendored JavaScript again with npm pack")
     args = p.parse_args(argv)
@@ -604,16 +604,20 @@ def cli(argv: Sequence[str] | None = None) -> int:
             print(f"{name}: {entry['package']}@{entry['version']} {entry['path']} ({entry['bytes']:,} bytes)")
         return 0
     if not args.sources.is_dir():
-        print(f"mathkit render: {args.sources} is not a folder", file=sys.stderr)
+        print(f"error: {args.sources}: not a folder (fix: give the folder of the notebooks' jupytext sources, "
+              "e.g. notebooks)", file=sys.stderr)
         return 2
     from nbclient.exceptions import CellExecutionError
 
     t0 = time.perf_counter()
     try:
         done = render_all(args.sources, args.out, fast=args.fast, timeout=args.timeout, only=args.only, log=sys.stdout)
-    except (CellExecutionError, ValueError, FileNotFoundError) as exc:
+    except CellExecutionError as exc:  # a notebook failed
         print(f"mathkit render: {exc}", file=sys.stderr)
         return 1
+    except (ValueError, FileNotFoundError) as exc:  # a bad argument (an unknown --only name)
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(f"{len(done)} notebook(s) rendered to {args.out} in {time.perf_counter() - t0:.1f} s")
     return 0
 

@@ -11,8 +11,10 @@ must hold:
 * every accepted file round-trips (dump, load: an equal game) and gives a PAR
   sheet whose invariants hold (:func:`check_par`), equal to the brute-force
   evaluator (``tests/brute.py``) on the base spin of small games;
-* on a sample of cases the command line (``mathkit par --json``) exits 0 or 2,
-  without a traceback.
+* on one case in :data:`CLI_EVERY` a command line (``tests/fuzz_cli.py``: any command,
+  good and bad flags) exits 0, 1 or 2 with a message, raising nothing but mathkit's own
+  errors; Warlords and Prince of Riches (PAR sheets of tens of CPU seconds) are loaded,
+  round-tripped and simulated briefly instead of analysed.
 
 Cases run in worker processes (``spawn``) under tight resource limits
 (:data:`LIMITS`), so a large computation is refused in time rather than run.
@@ -25,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import math
 import multiprocessing as mp
@@ -40,6 +41,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from fuzz_cli import HEAVY, cli_argv, run_cli
 from fuzz_mutate import CLI_BASES, make_case
 
 LIMITS = {"MATHKIT_MAX_WORK": "1e9", "MATHKIT_MAX_MEMORY": "1G", "MATHKIT_MAX_STATES": "20000",
@@ -48,7 +50,7 @@ LIMITS = {"MATHKIT_MAX_WORK": "1e9", "MATHKIT_MAX_MEMORY": "1G", "MATHKIT_MAX_ST
 BRUTE_MAX = 30_000
 """Outcomes × lines up to which the base spin is compared with the brute-force evaluator."""
 CLI_EVERY = 10
-"""One case in this many also runs ``mathkit par --json`` in-process."""
+"""One case in this many also runs a command line in-process (:func:`fuzz_cli.cli_argv`)."""
 
 # --------------------------------------------------------------------------- invariants
 def _close(a: float, b: float, tol: float = 1e-9) -> bool:
@@ -133,18 +135,13 @@ def _located(exc: Exception, path: Path) -> bool:
     return bool(getattr(exc, "path", None) == str(path) and field and f"{field}: {field}:" not in str(exc))
 
 
-def _cli(path: Path) -> str | None:
-    """``mathkit par FILE --json`` in-process: a problem, or ``None``."""
-    from mathkit.cli import main
+def _cli(seed: int, index: int, path: Path, *, heavy: bool = False) -> tuple[str | None, str]:
+    """One command line of case ``index`` (:func:`fuzz_cli.cli_argv`) in-process: a problem or ``None``, a label."""
+    import random
 
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(["par", str(path), "--json"])
-    if status not in (0, 2) or "Traceback" in err.getvalue() or "internal error" in err.getvalue():
-        return f"cli status {status}: {err.getvalue()[-300:]}"
-    if status == 0:
-        json.loads(out.getvalue())
-    return None
+    rng = random.Random(f"cli:{seed}:{index}")
+    argv = cli_argv(rng, path, path.parent, heavy=heavy)
+    return run_cli(argv)
 
 
 def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
@@ -155,6 +152,7 @@ def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
 
     base, data, mutations = make_case(seed, index)
     path = folder / f"case_{index}.toml"
+    heavy = base in HEAVY
     path.write_bytes(data)
     out: dict[str, Any] = {"case": index, "base": base, "mutations": mutations}
     start = time.perf_counter()
@@ -167,10 +165,21 @@ def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
             head = exc.field.split(".")[0].split("[")[0] or "(no field)"
             out["class"] = "(the text, by line)" if head.startswith("line ") else head
             out["message"] = str(exc)[:300]
+            if index % CLI_EVERY == 0:  # every command refuses the file cleanly too
+                problem, out["cli"] = _cli(seed, index, path, heavy=heavy)
+                if problem:
+                    out["outcome"], out["class"], out["message"] = "FAIL: cli", "cli", problem
             return out
         again = loads_game(dump_game(game))
         if again != game:
             out["outcome"], out["class"] = "FAIL: invariant", "round trip"
+            return out
+        if heavy:  # a PAR sheet of tens of CPU seconds: a brief simulation of the blocks instead
+            problem, label = _cli(seed, index, path, heavy=True)
+            out["cli"] = label
+            out["outcome"], out["class"] = ("FAIL: cli", "cli") if problem else ("accepted (simulated)", label)
+            if problem:
+                out["message"] = problem
             return out
         try:
             par = build_par(game, parallel=False)
@@ -186,7 +195,8 @@ def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
         else:
             out["outcome"] = "accepted"
         if index % CLI_EVERY == 0 and base in CLI_BASES:
-            problem = _cli(path)
+            problem, label = _cli(seed, index, path)
+            out["cli"] = label
             if problem:
                 out["outcome"], out["class"], out["message"] = "FAIL: cli", "cli", problem
     except Exception as exc:
@@ -292,6 +302,10 @@ def run_fuzz(count: int, *, seed: int = 0, workers: int = 2, timeout: float = 20
                         results.append({"case": case, "outcome": "FAIL: crash", "class": f"exit {code}",
                                         **_describe(seed, case)})
                         pool.replace(i)
+                    if results[-1]["outcome"].startswith("FAIL"):  # said at once: a long run is read as it goes
+                        r = results[-1]
+                        print(f"  case {r['case']} {r['outcome']}: {r.get('message', r.get('class', ''))}"[:400],
+                              file=sys.stderr, flush=True)
                     if progress:
                         progress(len(results), count)
                 now = time.perf_counter()
@@ -309,13 +323,15 @@ def run_fuzz(count: int, *, seed: int = 0, workers: int = 2, timeout: float = 20
     classes = Counter(f"{r['outcome']} — {r.get('class', '')}" for r in results)
     fails = [r for r in results if r["outcome"].startswith("FAIL")]
     slow = sorted((r for r in results if "cpu" in r), key=lambda r: -r["cpu"])[:5]
+    cli = Counter(r["cli"] for r in results if "cli" in r)
+    disagree = [r["case"] for r in results if r.get("cli") == "simulate disagrees"]
     samples: dict[str, list[str]] = {}
     for r in results:
         if r.get("message"):
             samples.setdefault(f"{r['outcome']} — {r.get('class', '')}", []).append(r["message"])
     return {"count": len(results), "seed": seed, "seconds": time.perf_counter() - t0, "outcomes": dict(outcomes),
             "classes": dict(classes), "failures": fails, "slowest": [(r["case"], round(r["cpu"], 2), round(r["seconds"], 2)) for r in slow],
-            "cpu": sum(r.get("cpu", 0.0) for r in results),
+            "cpu": sum(r.get("cpu", 0.0) for r in results), "cli": dict(cli), "simulate_disagrees": disagree,
             "samples": {k: v[:3] for k, v in samples.items()}}
 
 
@@ -327,6 +343,9 @@ def report(res: dict[str, Any]) -> str:
         lines.append(f"  {k:<34} {v:>6,}")
     lines.append("by class:")
     for k, v in sorted(res["classes"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"  {v:>6,}  {k}")
+    lines.append("command lines run (command, exit status):")
+    for k, v in sorted(res.get("cli", {}).items()):
         lines.append(f"  {v:>6,}  {k}")
     lines.append(f"CPU time in the cases: {res['cpu']:.0f} s; slowest (case, CPU s, wall s): {res['slowest']}")
     failures = res["failures"]

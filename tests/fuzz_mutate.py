@@ -38,16 +38,22 @@ SMALL = frozenset(p.stem for p in SMALL_GAMES.glob("*.toml"))
 @functools.cache
 def corpus() -> dict[str, str]:
     """Every base game of the fuzz: the small ones and the shipped ones, by name."""
-    return {p.stem: p.read_text(encoding="utf-8") for folder in (SMALL_GAMES, GAMES) for p in sorted(folder.glob("*.toml"))}
+    return {p.stem: p.read_text(encoding="utf-8") for folder in (SMALL_GAMES, GAMES, GAMES / "classic")
+            for p in sorted(folder.glob("*.toml"))}
 
 
 # Shipped games are larger: they are picked less often (weights per base).
 WEIGHTS = {"small_lines": 12, "small_ways": 8, "small_free": 12, "small_limited": 8, "small_heights": 5,
            "small_hold": 2, "classic_3reel": 6, "sizzling_hot": 4, "benchmark_5x3": 2, "dynasty_small": 4, "dynasty": 1,
-           "three_scatter_5x3": 1, "small_classic": 6}
+           "three_scatter_5x3": 1, "small_classic": 6,
+           # the classic steppers: [ordered], [pick_bonus], multiplier symbols, flat entries, line-bet scatters
+           "red_white_blue": 4, "pick_bonus_3reel": 4, "double_sevens": 3, "line_bet_scatters": 3,
+           # their PAR sheets take tens of CPU seconds: loaded, round-tripped and simulated briefly (tests/fuzz_cli.py)
+           "warlords": 2, "prince_of_riches": 2}
 # heights_3to7 and hold_respin_5x3 are left out (their PAR sheets take 10-30 s of CPU); small_heights and small_hold
 # play their blocks.
-CLI_BASES = frozenset(SMALL) | {"classic_3reel", "sizzling_hot"}
+CLI_BASES = frozenset(SMALL) | {"classic_3reel", "sizzling_hot", "red_white_blue", "pick_bonus_3reel", "double_sevens",
+                                 "line_bet_scatters"}
 """The bases on which a sample of cases also runs the command line (the others take seconds a PAR sheet)."""
 
 # --------------------------------------------------------------------------- mutations
@@ -187,7 +193,7 @@ def _mutate_range(rng: random.Random, data: dict[str, Any]) -> str:
     """A mutation aimed at a range of the bounds contract."""
     sets = _reel_sets(data)
     op = rng.choice(["rows", "pay", "scatter", "weights", "coins", "per_option", "cap", "max_spins", "long",
-                     "lines", "multiplier", "awards", "rtp"])
+                     "lines", "multiplier", "awards", "ordered", "pick", "unit", "flat", "rtp"])
     if op == "rows" and sets:
         rs = rng.choice(sets)
         rs["rows"] = rng.choice([4, 6, 9, 50, 10**30, [1, 2], 0])
@@ -266,6 +272,50 @@ def _mutate_range(rng: random.Random, data: dict[str, Any]) -> str:
         if isinstance(fs, dict):
             fs[rng.choice(["awards", "retriggers"])] = {"3": rng.choice([10**4, 10**5, 10**6, 2**63])}
             return "free spins awards/retriggers huge"
+    if op == "ordered" and isinstance(data.get("ordered"), dict) and data["ordered"]:
+        name = rng.choice(list(data["ordered"]))
+        entry = data["ordered"][name]
+        if isinstance(entry, dict):
+            symbols = [n for n in data.get("symbols", {}) if isinstance(n, str)]
+            what = rng.choice(["short", "long", "unknown", "pay", "count", "wild"])
+            reels = entry.get("reels") if isinstance(entry.get("reels"), list) else []
+            if what == "short":
+                entry["reels"] = reels[:-1]
+            elif what == "long":
+                entry["reels"] = [*reels, *reels[:1]]
+            elif what == "unknown":
+                entry["reels"] = [*reels[:-1], "ZZ"]
+            elif what == "wild" and symbols:
+                entry["reels"] = [rng.choice(symbols) for _ in reels]
+            elif what == "count":
+                entry["pays"] = {rng.choice(["2", "4", "0", "-1"]): 5}
+            else:
+                entry["pays"] = {"3": rng.choice([*BIG, [1, 2], [10**19, 1, 1]])}
+            return f"ordered.{name} {what}: {entry}"[:120]
+    if op == "pick" and isinstance(data.get("pick_bonus"), dict):
+        pb = data["pick_bonus"]
+        k = rng.choice(["picks", "count", "prizes", "replace", "trigger", "unit", "symbol"])
+        pb[k] = {"picks": lambda: rng.choice([0, 1, 12, 13, 64, 10**6, -1]),
+                 "count": lambda: rng.choice([0, 1, 2, 4, 9]),
+                 "prizes": lambda: rng.choice([{}, {"0": 5}, {"5": 0}, {"-5": 1}, {str(2**62): 3},
+                                               {str(i + 1): 7 for i in range(40)}, {"5": 10**6}]),
+                 "replace": lambda: rng.choice([True, False, 1]),
+                 "trigger": lambda: rng.choice(["line", "window", "scatter", "x"]),
+                 "unit": lambda: rng.choice(["line_bet", "total_bet", "bet", "x"]),
+                 "symbol": lambda: rng.choice(["ZZ", "CHERRY", ""])}[k]()
+        return f"pick_bonus.{k} = {pb[k]!r}"[:120]
+    if op == "unit":
+        data["scatter_unit"] = rng.choice(["line_bet", "total_bet", "coin", "", 1])
+        return f"scatter_unit = {data['scatter_unit']!r}"
+    if op == "flat" and isinstance(data.get("paytable"), dict) and data["paytable"]:
+        name = rng.choice(list(data["paytable"]))
+        entry = data["paytable"][name]
+        if isinstance(entry, dict):
+            entry["flat"] = rng.choice([True, False, 1, "yes"])
+            syms = data.get("symbols", {})
+            if isinstance(syms.get(name), dict) and rng.random() < 0.5:  # and a multiplier on the symbol itself
+                syms[name]["multiplier"] = rng.choice([0, 1, 2, 5, 10**6, -2, 2**63])
+            return f"paytable.{name}.flat = {entry['flat']!r}"
     data["declared_rtp"] = rng.choice(["1e400", "nan", 1e400, "1/3", 0, 2, -1, "0.95"])
     return f"declared_rtp = {data['declared_rtp']!r}"
 

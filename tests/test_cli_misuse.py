@@ -58,12 +58,23 @@ def no_par(monkeypatch: pytest.MonkeyPatch) -> None:
     (["simulate", CLASSIC, "--seed", "-3", "--spins", "10"], "--seed: must be 0 or more"),
     (["export", CLASSIC, "--xlsx", "out.xlsx", "--coins", "7"], "--coins: 7 coins per line is not a coin option"),
     (["check", "no/such/game.toml"], "no/such/game.toml: file: no such file"),
+    # found by the fuzz (tests/fuzz_cli.py): an internal OverflowError, a render refusal without "error:"
+    (["session", CLASSIC, "--spins", "1e400"], "spins: a session has at most 1,000,000"),
+    (["session", CLASSIC, "--simulate", "inf"], "--simulate: not a whole number"),
+    (["session", CLASSIC, "--spins", "0"], "--spins: must be at least 1, not 0"),
+    (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--max-run", "CHERRY=-1"], "--max-run 'CHERRY=-1': must be at least 1"),
+    (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--max-run", "CHERRY=x"], "--max-run 'CHERRY=x': not a whole number"),
+    (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--max-run", "CHERRY"], "--max-run 'CHERRY': write SYMBOL=N"),
+    (["render", "no/such/folder", "out"], "error: no/such/folder: not a folder"),
+    (["render", "--timeout", "0", "notebooks", "out"], "--timeout: must be at least 1, not 0"),
+    (["render", "--only", "nope", "--", "notebooks", "out"], "error: no notebook source nope in notebooks"),
 ])
 def test_bad_arguments_are_refused_before_computing(argv: list[str], words: str, no_par: None,
                                                     capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
-    status, err = run([a.replace("out.xlsx", str(tmp_path / "out.xlsx")) for a in argv], capsys)
+    status, err = run([a.replace("out.xlsx", str(tmp_path / "out.xlsx")).replace("out.toml", str(tmp_path / "out.toml"))
+                       for a in argv], capsys)
     assert status == 2
     assert words in err
 

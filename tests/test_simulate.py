@@ -208,6 +208,9 @@ def test_every_game_agrees_with_its_exact_figures(path: Path) -> None:
     res = simulate(game, 1_500_000, seed=7)
     exact, sd = exact_figures(game)
     assert ("sd" in exact or path.stem == "warlords") and len(exact) >= 4  # Warlords' σ: issue 12's exact side
+    if path.stem == "prince_of_riches":  # the blocks' own figures (sim_checks): cash plays, length, last height
+        assert {"per_round:cash_stacks:plays", "mean_length:free_games",
+                *(f"per_entry:free_games:last at {h}" for h in range(3, 8))} <= set(exact)
     level = SimResult.joint_level(len(exact))
     assert res.agrees(exact, sd, level) == dict.fromkeys(exact, True), res.checks(exact, sd, level)
 
@@ -317,6 +320,23 @@ def test_agrees_reports_disagreement(bench: Game) -> None:
     assert res.agrees({"rtp": res.rtp.value + 2 * res.rtp.se}) == {"rtp": True}
     with pytest.raises(KeyError, match="no simulated figure"):
         res.agrees({"jackpot": 0.01})
+
+
+def test_feature_counters_by_hand() -> None:
+    # 4 plays, 2 entries of 'fs' of 10 and 30 spins; 'fs:last' counted once, 'm:plays' 3 times
+    sums = {"paid": 8, "paid_sq": 40, "fs:entered": 2, "fs:spins": 40, "fs:spins_sq": 1000, "fs:last": 1,
+            "m:plays": 3, "component:fs": 0, "component:fs_sq": 0, "triggers": 2,
+            **dict.fromkeys(("hits", "hits_bet", "hits_10x", "hits_100x", "hits_1000x"), 0)}
+    res = SimResult("g", 4, 1, ("fs",), sums, (0.0, 0.0), (), 4, (0, ()), features=("fs",))
+    assert res.tallies == ("fs:last", "m:plays")
+    est = res.mean_length("fs")  # mean 20; var = 1000/2 − 400 = 100, se = √(100/2)
+    assert (est.value, est.se) == (20, pytest.approx(50**0.5))
+    fig = res.figures()
+    assert (fig["mean_length:fs"], fig["per_entry:fs:last"], fig["per_round:m:plays"]) == (20, 0.5, 0.75)
+    z = 2.5758293035489004
+    assert res.tolerance("mean_length:fs", 20) == pytest.approx(z * 50**0.5)
+    assert res.tolerance("per_entry:fs:last", 0.5) == pytest.approx(z * (0.25 / 2) ** 0.5)  # over 2 entries
+    assert res.tolerance("per_round:m:plays", 0.5) == pytest.approx(z * (0.25 / 4) ** 0.5)  # over 4 plays
 
 
 def test_wilson_interval_by_hand() -> None:

@@ -7,7 +7,8 @@ Stacks cell by cell (each eligible PRIZE of a stack worth the one below it plus 
 activators' sum, a jackpot PRIZE skipped and passing the value on — or, in the
 ``restart`` variant, starting it again); every jackpot PRIZE revealing a jackpot from the
 feature stream; free games at the trigger height, each a spin as the base game plays one
-(cash and jackpots in it), growing by one row with the file's probability.  Every
+(cash and jackpots in it), growing by one row with the file's probability after every game but
+the last (no growth is drawn once no game is left).  Every
 round's win must equal the driver's, draw for draw (the streams are documented in
 ``docs/simulator.md``).  Agreement with the exact figures is in ``tests/test_simulate.py``.
 """
@@ -29,6 +30,10 @@ from mathkit.dask_runner import block_streams
 from mathkit.errors import ModelError
 from mathkit.game import Game
 from mathkit.io import load_game, loads_game
+from mathkit.sim.kernels import play_block
+from mathkit.sim.layout import SQ_SHIFT
+from mathkit.sim.rng import generator_state
+from mathkit.sim.spec import compile_game
 from mathkit.simulate import simulate
 
 PRINCE = Path(__file__).resolve().parents[1] / "data" / "games" / "prince_of_riches.toml"
@@ -59,6 +64,8 @@ class Replay:
         self.grow = dict(games.grow)
         rs = game.reel_set(games.reels)
         self.strips = rs.strips
+        self.cash_plays = 0  # base spins whose cash stacks play
+        self.last: list[int] = []  # the height of each free games' last game
         self.cum = [list(accumulate(rs.stop_weights(r))) for r in range(rs.n_reels)]
 
     def window(self, gen: np.random.Generator, h: int) -> list[list[str]]:
@@ -104,6 +111,8 @@ class Replay:
         u = int(self.base.integers(0, total, dtype=np.uint32))
         h = self.heights[bisect_right(list(accumulate(w for _, w in self.heights)), u)][0]
         x = self.window(self.base, h)
+        shown = {s for col in x for s in col}
+        self.cash_plays += bool(shown & set(self.values)) and bool(shown & self.prizes)
         win = self.spin(x)
         left, played = self.added(x, self.award), 0
         while left > 0:
@@ -112,8 +121,10 @@ class Replay:
             played += 1
             left += self.added(y, self.more) - 1
             p = self.grow.get(h, 0)
-            if p:
+            if p and left > 0:  # (no growth is drawn after the last game)
                 h += int(self.free.integers(0, p.denominator, dtype=np.uint32)) >= p.denominator - p.numerator
+        if played:
+            self.last.append(h)
         return win, played
 
 
@@ -126,6 +137,31 @@ def test_prince_replayed_from_the_streams(chain: str, rounds: int) -> None:
     plays = [replay.round() for _ in range(rounds)]
     assert sum(1 for _, g in plays if g) >= rounds // 200  # free games were played (1 round in 66)
     assert _kernel_wins(game, rounds, root) == [w for w, _ in plays]
+
+
+def test_prince_counters_replayed_from_the_streams() -> None:
+    # the counters behind the three PAR figures the simulator checks (mathkit simulate --json): the cash stacks
+    # playing in a base spin (not in a free game), each free games' length (and its square) and last height
+    game = load_game(PRINCE)
+    root = np.random.SeedSequence(43)
+    replay = Replay(game, root)
+    rounds = 3000
+    lengths = [g for _, g in (replay.round() for _ in range(rounds)) if g]
+    base_bg, free_bg, _ = block_streams(root, 0)
+    kind, st_base = generator_state(base_bg)
+    spec = compile_game(game)
+    acc, facc = spec.new_sums()
+    play_block(rounds, np.vstack([st_base, generator_state(free_bg)[1]]), kind, spec, acc, facc,
+               np.zeros(0, dtype=np.int64))
+    slot = spec.slots
+    assert len(lengths) >= 20
+    assert acc[slot["cash_stacks:plays"]] == replay.cash_plays > 0
+    assert acc[slot["free_games:entered"]] == len(lengths)
+    assert acc[slot["free_games:spins"]] == sum(lengths)
+    spins = slot["free_games:spins"]
+    assert (int(acc[spins + 1]) << SQ_SHIFT) + int(acc[spins + 2]) == sum(g * g for g in lengths)
+    assert {h: int(acc[slot[f"free_games:last at {h}"]]) for h in range(3, 8)} == {
+        h: replay.last.count(h) for h in range(3, 8)}
 
 
 def test_prince_components_as_the_par_sheet_names_them() -> None:

@@ -300,7 +300,7 @@ def test_process_mode_keeps_the_kernel_free(games_dir: Path) -> None:
         assert wb.game == game
         # the worker's PAR sheet reached the widgets (it once could not be pickled: "while computing par")
         assert "⚠" not in wb.progress.value, wb.progress.value
-        assert wb._par_generation == wb.scheduler.generation and wb.par is not None and wb.par.analysis is None
+        assert wb._par_generation == wb.scheduler.generation and wb.par is not None
         assert wb.sd_label.value == f"σ {par.sd.value:.4f} × bet"
         assert wb.hit_label.value == views.hit_text(par) and "mk-stale" not in wb.hit_label._dom_classes
         shown, exact = wb.par.distribution, par.distribution

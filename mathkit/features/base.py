@@ -398,6 +398,16 @@ class Block(Feature):
         """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play` (``None``: it cannot)."""
         return None
 
+    def sim_checks(self, game: Game) -> Mapping[str, str]:
+        """Figures of the block's PAR section the simulator estimates, by the simulation's figure names.
+
+        ``{section figure: simulated figure}``: ``mean_length:FEATURE`` (spins per entry),
+        ``per_round:FEATURE:TALLY`` (a counter of :meth:`sim_table` per play) or
+        ``per_entry:FEATURE:TALLY`` (per entry of a sequence feature); see
+        :meth:`mathkit.sim.results.SimResult.figures`.
+        """
+        return {}
+
 
 def check_reels(reels: tuple[int, ...], game: Game, where: str) -> None:
     """Every (1-based) reel number of ``reels``, given at ``where``, is a reel of ``game``."""

@@ -39,7 +39,7 @@ from ..errors import GameError, ModelError
 from ..fields import check_keys, fraction, string
 from ..figures import FeatureSection, Figure
 from ..game import Game, Role
-from ..play import CellSum, Const, Count, EverySpin, Pay, Product, Stacks, Stake, Test
+from ..play import CellSum, Const, Count, EverySpin, Pay, Product, Stacks, Stake, Tally, Test
 from ..stage import CountOf, Digit, SpinModel
 from .base import Block, Context, FeatureStats, MaxWin, modified
 
@@ -286,7 +286,12 @@ class CashStacks(Block):
         a = CellSum(tuple((s, int(v * scale)) for s, v in self.activators))
         cash = Stacks(self.prizes, tuple(sorted(self.skipped(game))), a, restart=self.chain == "restart")
         return EverySpin(trigger=(Test(Count(self.names), ">", 0), Test(Count(self.prizes), ">", 0)),
-                         actions=(Pay(Product(cash, Const(stake.total_bet // scale)), unit="credits"),))
+                         actions=(Pay(Product(cash, Const(stake.total_bet // scale)), unit="credits"),
+                                  Tally(tally="plays", base_spin_only=True)))
+
+    def sim_checks(self, game: Game) -> dict[str, str]:
+        """How often the stacks play in a base spin (the free games' spins not counted), as the simulator counts it."""
+        return {"P(cash stacks play) per base spin": f"per_round:{self.name}:plays"}
 
     # --- the PAR sheet ------------------------------------------------------------------
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:

@@ -38,7 +38,7 @@ from ..fields import check_keys, count_key, count_table, fraction, string
 from ..figures import FeatureSection, Figure, Method, weakest
 from ..freespins.growing import ChainFigures, GrowingChain, HeightGame
 from ..game import Game, Role, at_most
-from ..play import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Test
+from ..play import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Tally, Test
 from ..stage import Branch, Digit, Entry, Level, Number, PlayLaw, SpinModel, SpinPlay, StageLaw
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination, modified
 
@@ -233,15 +233,21 @@ class FreeGames(Block):
     # --- the simulator ------------------------------------------------------------------
     sim_reads: ClassVar[frozenset[str] | None] = frozenset(KEYS)
 
+    def _top(self, game: Game) -> int:
+        """The tallest window the free games can reach: the strips' rows, or where the growth takes it."""
+        return max([*game.reel_set(self.reels).rows, *(h + 1 for h, p in self.grow if p)])
+
     def sim_table(self, game: Game, stake: Stake) -> Sequence:
         """Games left and the height as registers; each game a spin played as the base game plays one, then growth.
 
         The spins are one per height the window can have (its strips' rows, or where the growth
-        takes it); a height the rules give no lines for stops the run if it is ever played.
+        takes it); a height the rules give no lines for stops the run if it is ever played.  The
+        growth is drawn only when a game is left (after the last game it could change nothing);
+        a last stage, without a spin, counts the height of the last game (``last at H``).
         """
         count = Count((self.trigger,))
         award = Lookup(tuple(self.award(c) for c in range(max(k for k, _ in self.awards) + 1)), count)
-        top = max([*game.reel_set(self.reels).rows, *(h + 1 for h, p in self.grow if p)])
+        top = self._top(game)
         spins = tuple(Spin(self.reels, rows=h, as_base=True) for h in range(1, top + 1))
         laws = tuple(Law((0,), (1,)) if not self.p_grow(h) else
                      Law((0, 1), (self.p_grow(h).denominator - self.p_grow(h).numerator, self.p_grow(h).numerator))
@@ -251,11 +257,20 @@ class FreeGames(Block):
             more = Lookup(tuple(self.added({self.trigger: c}) for c in range(max(k for k, _ in self.retriggers) + 1)),
                           count)
             actions += (Grant("left", more, total="awarded", tally="retriggers"),)
-        actions += (Add("height", Random(laws, key=Reg("height"))),)
+        actions += (Add("height", Random(laws, key=Reg("height")), when=(Test(Reg("left"), ">", 0),)),)
         game_ = Stage("game", spins=spins, pick=Lookup(tuple(max(h - 1, 0) for h in range(top + 1)), Reg("height")),
-                      actions=actions, then=(Goto("game", when=(Test(Reg("left"), ">", 0),)),))
+                      actions=actions, then=(Goto("game", when=(Test(Reg("left"), ">", 0),)), Goto("last")))
+        last = Stage("last", actions=tuple(Tally(tally=f"last at {h}", when=(Test(Reg("height"), "==", h),))
+                                           for h in range(1, top + 1)))
         return Sequence(registers=("left", "awarded", "height"), trigger=(Test(award, ">", 0),),
-                        entry=(Set("left", award), Set("awarded", award), Set("height", Rows())), stages=(game_,))
+                        entry=(Set("left", award), Set("awarded", award), Set("height", Rows())),
+                        stages=(game_, last))
+
+    def sim_checks(self, game: Game) -> dict[str, str]:
+        """The mean length and the height of the last game (per entry), as the simulator counts them."""
+        return {"expected length (games)": f"mean_length:{self.name}",
+                **{f"P(last game at height {h})": f"per_entry:{self.name}:last at {h}"
+                   for h in range(1, self._top(game) + 1)}}
 
     # --- checks -------------------------------------------------------------------------
     def added_law(self, ctx: Context, height: int) -> dict[int, Fraction]:

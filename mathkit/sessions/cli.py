@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..cliargs import positive
 from ..errors import ModelError
 from ..io import load_game
 from ..markov.session import SessionLaw, checkpoints
@@ -23,18 +24,6 @@ from .table import bankroll_table, solve, table_rows
 __all__ = ["cli", "session_text"]
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
-
-
-def _count(s: str) -> int:
-    try:
-        n = int(float(s))
-    except ValueError:
-        msg = f"{s!r} is not a number"
-        raise argparse.ArgumentTypeError(msg) from None
-    if n < 1 or n != float(s):
-        msg = f"{s!r} is not a whole number of at least 1"
-        raise argparse.ArgumentTypeError(msg)
-    return n
 
 
 def _multiples(s: str) -> tuple[int, ...]:
@@ -54,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
                                 description="A player's session, exactly: time on device, survival, outcomes.")
     p.add_argument("game", type=Path, help="game file (TOML)")
     p.add_argument("--bankroll", default="100x", help="starting bankroll: credits, or a multiple of the bet (100x)")
-    p.add_argument("--spins", type=_count, default=1000, help="most spins played (default 1000)")
+    p.add_argument("--spins", type=positive, default=1000, help="most spins played (default 1000)")
     p.add_argument("--stop-win", help="stop once the bankroll reaches this (credits, or 500x)")
     p.add_argument("--big-win", type=_multiples, default=(100,), metavar="KX[,KX...]",
                    help="report P(a win ≥ k × bet during the session) (default 100x)")
@@ -67,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--reels", help="reel set (RTP variant)")
     p.add_argument("--lines", type=int, help="lines played")
     p.add_argument("--coins", type=int, help="coins per line")
-    p.add_argument("--simulate", type=_count, metavar="N", help="also simulate N sessions and check every figure")
+    p.add_argument("--simulate", type=positive, metavar="N", help="also simulate N sessions and check every figure")
     p.add_argument("--seed", type=int, help="seed of the simulation")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p

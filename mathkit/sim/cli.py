@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,9 @@ import numpy as np
 from ..bounds import check_bet
 from ..cliargs import coins_arg, lines_arg, nonnegative, positive, spins
 from ..errors import located
-from ..figures import Figure
 from ..game import Game
 from ..io import load_game
+from ..parfigures import checked_figures
 from .line_hits import sample_line_hits
 from .results import Z99
 from .run import GambleStrategy, simulate
@@ -71,7 +70,7 @@ def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
     from ..par import build_sheet
 
     par = build_sheet(game, reels, lines=lines, coins=coins)
-    got = _par_figures(par, tuple(f.name for f in game.features if f.role == "sequence"))
+    got = checked_figures(par, tuple(f.name for f in game.features if f.role == "sequence"))
     sd_fig = getattr(par, "sd", None) or par.sd_moments  # a sheet of the round's moments has σ too
     if sd_fig is not None:
         got["sd"] = sd_fig  # σ itself is checked when it is exact or a Markov solve
@@ -80,34 +79,6 @@ def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
     per_line = None if per_line_fig is None else per_line_fig.value
     return ({k: f.value for k, f in kept.items()}, None if sd_fig is None else sd_fig.value, per_line,
             {k: f.method for k, f in kept.items()})
-
-
-def _par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, Figure]:
-    figures: dict[str, Figure] = {"rtp": par.rtp}
-    for name in ("hit_frequency", "hit_frequency_bet"):  # a sheet of the means has none
-        if getattr(par, name, None) is not None:
-            figures[name] = getattr(par, name)
-    figures |= par.components
-    analysis = par.analysis
-    if analysis is not None and sequences:
-        figures["trigger_probability"] = Figure.of(1 - sum((b.p for key, b in analysis.base.branches.items() if not key),
-                                                           Fraction(0)))
-        for name in sequences:
-            if name in analysis.stats:
-                figures[f"p_enter:{name}"] = Figure.of(analysis.stats[name].p_enter)
-    if par.cap_probability is not None and not getattr(par, "cap_probability_bound", False):
-        figures["p_cap"] = par.cap_probability  # (a bound only is no figure to check)
-    return figures
-
-
-def par_figures(par: Any, sequences: tuple[str, ...]) -> dict[str, float]:
-    """A PAR sheet's figures a simulation can check, by the simulation's names (σ apart).
-
-    RTP, its components, hit frequencies; with sequence features (``sequences``), the
-    probability that a base spin starts one (``trigger_probability``: any of them) and
-    each one's entries per round (``p_enter:NAME``); with a cap, ``p_cap`` (unless only bounded).
-    """
-    return {k: f.value for k, f in _par_figures(par, sequences).items()}
 
 
 PER_LINE = "hit_frequency_per_line"

@@ -127,6 +127,8 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
         nest_ret = nj = -1  # inside an as_base spin: where its program goes on, the feature whose entry runs
         nctx = nflags = 0  # the context of pay parts (0: the top of the round, 1 + j: in feature j's spin)
         entered = 0  # the features this round entered, bit j for feature j (the route labels, mathkit.sim.routes)
+        fcur = -1  # the feature whose stages are playing, and the spins they played so far
+        fspins = 0
         while True:
             # --- the lines of the current spin (the base spin's are valued by the caller)
             if want == 0:
@@ -229,10 +231,15 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         phase = 2
                         if qn > 0:
                             acc[K.A_TRIGGERS] += 1
+                    if fcur >= 0:  # the stages of feature fcur are over: the square of its length
+                        square(acc, feat[fcur, 4] + 1, fspins)
+                        fcur = -1
                     if qi < qn and line_b + scat_b + other < cap:
                         cur = queue[qi]
                         qi += 1
                         pc = feat[cur, 1]
+                        fcur = cur
+                        fspins = 0
                         continue
                     done = True
                     break
@@ -367,7 +374,8 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     else:
                         acc[K.A_OVERFLOW] = 3
                 elif op == K.S_TALLY:
-                    acc[a] += 1
+                    if ib == 0 or nctx == 0:  # (ib: only at the top of the round, not in an as_base spin)
+                        acc[a] += 1
                 elif op == K.X_FORCE:
                     fm[nf] = vals[a]
                     fs[nf] = ib
@@ -395,6 +403,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         c = ws & _LOW24
                         e = entry_t[k, (ws >> 24) & _LOW20]  # (the remainder table is for base spins: see models.py)
                         acc[feat[cur, 4]] += 1
+                        fspins += 1
                         w_ready = False
                         want = 1
                     elif op == K.X_REBASE:
@@ -505,6 +514,8 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                     line_b = scat_b = 0
             if done:
                 break
+        if fcur >= 0:  # (the round stopped inside a feature: at the cap)
+            square(acc, feat[fcur, 4] + 1, fspins)
         ftot = 0  # the features' sums
         for j in range(comp.shape[0]):
             y = cw[j]

@@ -92,7 +92,7 @@ S_OR = 18
 S_GRANT = 19  # more = min(vals[b], d - R[c]) (d < 0: vals[b]); more > 0: R[a] += more, R[c] += more, acc[e] += 1
 S_PAY = 20  # the feature's win += vals[a] × b
 S_START = 21  # queue feature a
-S_TALLY = 22  # acc[a] += 1
+S_TALLY = 22  # acc[a] += 1 (b: only in the round's base spin, not in a spin played as the base game)
 X_FORCE = 23  # the next spin shows symbol b on the cells of mask vals[a]
 X_SPIN = 24  # spin model a (option b): stops from the feature stream, forced cells, the window observed
 X_PAYSPIN = 25  # the feature's win += line × vals[a] + scatter × vals[b]

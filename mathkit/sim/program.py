@@ -72,7 +72,8 @@ __all__ = ["PROGRAM", "Builder", "compare", "static_value"]
 PROGRAM = ("code", "tab", "symset", "symcode", "feat", "var", "vcum", "ptab", "sym", "comp", "cmap")
 """The program's arrays, in the order the driver unpacks them: instructions, tables, symbol sets, what each
 symbol adds to the observation code, features ``(entry pc, first stage pc, component slot, entered slot, spins
-slot)``, base variants ``(model, program pc or -1)``, their cumulative weights, the look-up by observation code
+slot (then the sum of squares of each entry's spins, as a (hi, lo) pair), instant)``, base variants
+``(model, program pc or -1)``, their cumulative weights, the look-up by observation code
 (``scatter credits << 16 | features its counts start``) and the symbol trie."""
 
 OPS = {"==": K.T_EQ, "!=": K.T_NE, "<": K.T_LT, "<=": K.T_LE, ">": K.T_GT, ">=": K.T_GE}
@@ -412,7 +413,7 @@ class Builder:
                 msg = f"{at}: the simulator has no action {type(a).__name__}"
                 raise ModelError(msg)
             if tally >= 0:
-                self.emit(K.S_TALLY, tally)
+                self.emit(K.S_TALLY, tally, int(isinstance(a, Tally) and a.base_spin_only))
             self.mark(skip)
 
     def forces(self, forced: tuple[Force, ...], scope: str, where: str) -> None:
@@ -561,7 +562,7 @@ class Builder:
         if name in self.instant:  # a modifier of every spin: never queued, entered or counted
             self.feat.append([entry_pc, first_pc, -1, -1, -1, 1])
             return
-        self.feat.append([entry_pc, first_pc, -1, self.slot(f"{name}:entered"), self.slot(f"{name}:spins"), 0])
+        self.feat.append([entry_pc, first_pc, -1, self.slot(f"{name}:entered"), self.slot(f"{name}:spins", 3), 0])
 
     def variant(self, reels: str, rows: int | None, lines: int | None, forced: tuple[Force, ...],
                 label: str, where: str) -> None:

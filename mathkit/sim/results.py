@@ -198,6 +198,27 @@ class SimResult:
             raise KeyError(msg)
         return Proportion(self.sums[f"{feature}:entered"], self.spins)
 
+    def mean_length(self, feature: str) -> Estimate:
+        """Spins played per entry of sequence feature ``feature``, with its standard error (from each entry's spins)."""
+        n = self.entered(feature).hits
+        if n == 0:
+            return Estimate(math.nan, math.nan)
+        mean = self.sums[f"{feature}:spins"] / n
+        var = max(self.sums[f"{feature}:spins_sq"] / n - mean * mean, 0.0)
+        return Estimate(mean, math.sqrt(var / n))
+
+    @property
+    def tallies(self) -> tuple[str, ...]:
+        """The counters the features' actions keep (``FEATURE:TALLY``: ``free games:retriggers``, ``cash stacks:plays``)."""
+        return tuple(k for k in self.sums if ":" in k and not k.startswith("component:") and not k.endswith("_sq")
+                     and k.rsplit(":", 1)[1] not in ("entered", "spins"))
+
+    def _denominator(self, name: str) -> int:
+        """The trials of a frequency figure: plays, or a sequence feature's entries (``per_entry:FEATURE:TALLY``)."""
+        if name.startswith("per_entry:"):
+            return self.entered(name.split(":")[1]).hits
+        return self.spins
+
     @property
     def tails(self) -> dict[int, Proportion]:
         """Plays that win at least 10×, 100×, 1000× the total bet."""
@@ -232,6 +253,13 @@ class SimResult:
         if self.features:
             out["trigger_probability"] = self.trigger_frequency.value
             out |= {f"p_enter:{f}": self.entered(f).value for f in self.features}
+            out |= {f"mean_length:{f}": self.mean_length(f).value for f in self.features}
+        for t in self.tallies:  # (each a frequency when the action counts at most once per play, or per entry)
+            out[f"per_round:{t}"] = self.sums[t] / self.spins
+            f = t.rsplit(":", 1)[0]
+            if f in self.features:
+                n = self.entered(f).hits
+                out[f"per_entry:{t}"] = self.sums[t] / n if n else math.nan
         if "cap" in self.components:
             out["p_cap"] = self.cap_frequency.value
         return out
@@ -251,7 +279,9 @@ class SimResult:
     def tolerance(self, name: str, exact: float, sd: float | None = None, level: float = 0.99) -> float:
         """``z·σ/√N`` for figure ``name``: σ is ``sd`` when given, else the simulated σ of an RTP
         figure (of the whole play for a component the sample never saw), the delta-method
-        σ of ``sd``, or ``√(p(1−p))`` with the exact ``p`` for a frequency."""
+        σ of ``sd``, the spread of each entry's spins for a mean length (``mean_length:FEATURE``),
+        or ``√(p(1−p))`` with the exact ``p`` for a frequency (over the plays, or over a feature's
+        entries for ``per_entry:FEATURE:TALLY``)."""
         z = _z_for(level)
         n = self.spins
         if sd is not None:
@@ -262,9 +292,12 @@ class SimResult:
             return z * (self.component(name).se or self.rtp.se)
         if name == "sd":
             return z * self._sd_se()
+        if name.startswith("mean_length:"):
+            return z * self.mean_length(name.split(":", 1)[1]).se
         if name in self.figures():
             p = min(max(exact, 0.0), 1.0)
-            return z * math.sqrt(p * (1 - p) / n)
+            n = self._denominator(name)
+            return z * math.sqrt(p * (1 - p) / n) if n else math.inf
         msg = f"no simulated figure {name!r}: {', '.join(self.figures())}"
         raise KeyError(msg)
 

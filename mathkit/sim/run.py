@@ -149,7 +149,7 @@ def _reduce(spec: SimSpec, parts: list[BlockSums], spins: int, root: np.random.S
         sums[f"{name}_sq"] = (_sum(acc, hi) << K.SQ_SHIFT) + _sum(acc, lo)
     for name, slot in spec.slots.items():
         sums[name] = _sum(acc, slot)
-        if name.startswith("component:"):
+        if name.startswith("component:") or name.endswith(":spins"):  # (with the squares of each entry's spins)
             sums[f"{name}_sq"] = (_sum(acc, slot + 1) << K.SQ_SHIFT) + _sum(acc, slot + 2)
     sums["free_spins"] = sum(sums[f"{f}:spins"] for f in spec.features)
     sums["retriggers"] = sum(sums.get(f"{f}:retriggers", 0) for f in spec.features)

@@ -119,11 +119,23 @@ def _targets(args: argparse.Namespace) -> list[Target]:
     return out
 
 
+def _run(item: str) -> tuple[str, int]:
+    """One ``SYMBOL=N`` of ``--max-run``: the longest run N is a whole number ≥ 1 (as ``[tuning] max_run`` on load)."""
+    name, sep, value = item.partition("=")
+    try:
+        if not (sep and name.strip()):
+            raise argparse.ArgumentTypeError("write SYMBOL=N")
+        return name.strip(), positive(value)
+    except argparse.ArgumentTypeError as exc:
+        msg = f"--max-run {item!r}: {exc} (fix: write SYMBOL=N with N the longest run, a whole number ≥ 1, e.g. NINE=2)"
+        raise ModelError(msg) from None
+
+
 def _constraints(game: Game, args: argparse.Namespace) -> Constraints:
     fixed = None if args.fixed is None else frozenset() if args.fixed.strip() == "none" else frozenset(_names(args.fixed))
     runs = None
     if args.max_run:
-        runs = tuple((k.strip(), int(v)) for k, _, v in (x.partition("=") for x in _names(args.max_run)))
+        runs = tuple(_run(x) for x in _names(args.max_run))
     hierarchy = None
     if args.hierarchy:
         hierarchy = tuple(_names(tier) for tier in args.hierarchy.split("/") if tier.strip())

@@ -19,7 +19,6 @@ kills a computation still running and starts the next at once.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import multiprocessing as mp
 import pickle
@@ -32,11 +31,11 @@ from typing import Any
 
 from ..figures import Method
 from ..game import Game
-from ..par import ParSheet, build_par
+from ..par import build_par
 from ..round import analyse
 from ..sensitivity import play_reels, symbol_sensitivity
 
-__all__ = ["STEPS", "ProcessRunner", "Sd", "compute", "portable"]
+__all__ = ["STEPS", "ProcessRunner", "Sd", "compute"]
 
 #: the steps of :func:`compute`, in order
 STEPS = ("sd", "par", "sensitivity")
@@ -81,17 +80,6 @@ def compute(game: Game, reels: str, send: Callable[[str, Any, float], None]) -> 
         send("error", exc, time.perf_counter() - t0)
 
 
-def portable(step: str, value: Any) -> Any:
-    """``value`` as the worker sends it to the kernel: the PAR sheet without its round analysis.
-
-    The analysis (:class:`~mathkit.round.compose.RoundAnalysis`) holds the round's tail bounds
-    as closures, which cannot be pickled; the workbench reads only the sheet's figures.
-    """
-    if step == "par" and isinstance(value, ParSheet) and value.analysis is not None:
-        return dataclasses.replace(value, analysis=None)
-    return value
-
-
 def _serve(conn: Connection) -> None:
     """The worker's loop: a job ``(gen, game, reels)`` in, ``(gen, step, value, seconds)`` out, then ``done``."""
     while True:
@@ -102,7 +90,7 @@ def _serve(conn: Connection) -> None:
 
         def send(step: str, value: Any, seconds: float, gen: int = gen) -> None:
             try:
-                data = pickle.dumps((gen, step, portable(step, value), seconds))
+                data = pickle.dumps((gen, step, value, seconds))
             except (pickle.PicklingError, AttributeError, TypeError) as exc:  # a result the kernel cannot receive
                 msg = f"the worker cannot send the {step} result to the kernel: {exc}"
                 data = pickle.dumps((gen, "error", RuntimeError(msg), seconds))
