@@ -19,7 +19,7 @@ import numpy.typing as npt
 from .errors import ModelError
 from .stage import PlayLaw
 
-__all__ = ["MAX_GRID", "clean", "convolve", "mix"]
+__all__ = ["MAX_GRID", "Mixing", "clean", "convolve", "mix"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -132,3 +132,80 @@ def mix(parts: Sequence[tuple[float, PlayLaw]]) -> PlayLaw:
     np.add.at(out, inv.reshape(-1), probs)
     keep = out > 0
     return PlayLaw(uniq[keep], out[keep], lost)
+
+
+class Mixing:
+    """:func:`mix` built part by part, so the parts need not all be held at once (the same floats as ``mix``).
+
+    Every cell adds its parts' ``p·probs`` in the order they come, as ``mix`` does (a law's values are
+    distinct, so a part adds at most once to a cell); the dense grid grows to take each part, and past
+    ``mix``'s own density limit the rest is collected for one ``mix`` after what is summed so far.
+
+    Examples
+    --------
+    >>> m = Mixing()
+    >>> m.add(0.25, PlayLaw.point(0)); m.add(0.75, PlayLaw.point(5))
+    >>> law = m.law(); law.values.tolist(), law.probs.tolist()
+    ([0, 5], [0.25, 0.75])
+    """
+
+    def __init__(self) -> None:
+        self._first: PlayLaw | None = None
+        self._first_p = 0.0
+        self._count = 0
+        self._dense: FloatArray | None = None
+        self._lo = 0
+        self._points = 0
+        self._lost: list[float] = []
+        self._rest: list[tuple[float, PlayLaw]] = []
+
+    def add(self, p: float, law: PlayLaw) -> None:
+        if not p > 0:
+            return
+        self._count += 1
+        self._lost.append(p * law.lost_mass)
+        if self._count == 1:
+            self._first = law  # kept as is until a second part comes (``mix`` returns a lone sure part unchanged)
+            self._first_p = p
+            return
+        if self._first is not None:
+            first, self._first = self._first, None
+            self._grid(self._first_p, first)
+        self._grid(p, law)
+
+    def _grid(self, p: float, law: PlayLaw) -> None:
+        if self._rest or len(law.values) == 0:
+            if len(law.values):
+                self._rest.append((p, law))
+            return
+        lo, hi = int(law.values.min()), int(law.values.max())
+        if self._dense is None:
+            self._dense, self._lo = np.zeros(hi - lo + 1), lo
+        else:
+            new_lo = min(lo, self._lo)
+            new_hi = max(hi, self._lo + len(self._dense) - 1)
+            if new_hi - new_lo > 4 * (self._points + len(law.values)) + (1 << 16):
+                self._rest.append((p, law))
+                return
+            if new_lo < self._lo or new_hi >= self._lo + len(self._dense):
+                grown = np.zeros(new_hi - new_lo + 1)
+                grown[self._lo - new_lo: self._lo - new_lo + len(self._dense)] = self._dense
+                self._dense, self._lo = grown, new_lo
+        np.add.at(self._dense, law.values - self._lo, p * law.probs)
+        self._points += len(law.values)
+
+    def law(self) -> PlayLaw:
+        if self._count == 0:
+            return PlayLaw(np.zeros(0, np.int64), np.zeros(0), 0.0)
+        if self._first is not None:
+            return mix([(self._first_p, self._first)])
+        lost = math.fsum(self._lost)
+        if self._dense is None:
+            summed = PlayLaw(np.zeros(0, np.int64), np.zeros(0))
+        else:
+            cells = np.flatnonzero(self._dense > 0)
+            summed = PlayLaw(cells.astype(np.int64) + self._lo, self._dense[cells])
+        if not self._rest:
+            return PlayLaw(summed.values, summed.probs, lost)
+        m = mix([(1.0, summed), *self._rest])
+        return PlayLaw(m.values, m.probs, lost)

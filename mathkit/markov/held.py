@@ -41,7 +41,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -230,23 +230,42 @@ class HeldChain:
         """``(classes, first mask of each class)`` when the chain and ``values`` lump to per-reel counts."""
         if self._lumped_moves is None:
             return None
+        classes, first = self._class_index
+        if not bool((values == values[first[classes]]).all()):
+            return None
+        return classes, first
+
+    @cached_property
+    def _class_index(self) -> tuple[IntArray, IntArray]:
+        """``(classes, first mask of each class)`` of every mask (computed once: every solve reads it)."""
         classes = self._classes(self.masks)
         first = np.full(int(classes.max()) + 1, -1, dtype=np.int64)
         order = np.arange(len(classes))
         first[classes[::-1]] = order[::-1]
-        if not bool((values == values[first[classes]]).all()):
-            return None
         return classes, first
+
+    @cached_property
+    def _float_ops(self) -> dict[bool, tuple[list[FloatArray], FloatArray]]:
+        """The float sweep's operators (per-reel move probabilities, the stay probability), lumped or not, once."""
+        return {}
+
+    def _ops(self, lumped: bool) -> tuple[list[FloatArray], FloatArray]:
+        ops = self._float_ops
+        if lumped not in ops:
+            moves = self._lumped_moves if lumped else self.moves
+            assert moves is not None
+            ops[lumped] = _float_operators(moves)
+        return ops[lumped]
 
     def _solve_floats(self, w: FloatArray, reward: float, sweeps: int) -> HeldSolution:
         lump = self._lumped(w)
         if lump is not None and self._lumped_moves is not None:
             classes, first = lump
             shape = tuple(h + 1 for h in reversed(self.rows))
-            sol = _sweep_floats(self._lumped_moves, shape, w[first], reward, sweeps)
+            sol = _sweep_floats(self._ops(True), shape, w[first], reward, sweeps)
             return _expand(sol, classes)
         shape = tuple(1 << h for h in reversed(self.rows))
-        return _sweep_floats(self.moves, shape, w, reward, sweeps)
+        return _sweep_floats(self._ops(False), shape, w, reward, sweeps)
 
     def _solve_ratios(self, terminal: Ratios, reward: Fraction, sweeps: int) -> HeldSolution:
         """The exact solve of terminal values given over one denominator (``reward`` over it too)."""
@@ -263,12 +282,30 @@ class HeldChain:
 
 def _apply(mats: Sequence[Any], x: Any, shape: tuple[int, ...]) -> Any:
     """``(⊗_r mats[r]) · x`` over a tensor whose axis ``n − 1 − r`` is reel ``r``."""
+    if x.dtype == object:
+        v = x.reshape(shape)
+        n = len(shape)
+        for r, m in enumerate(mats):
+            axis = n - 1 - r
+            v = np.moveaxis(np.tensordot(m, v, axes=([1], [axis])), 0, axis)
+        return v.reshape(-1)
+    # floats: tensordot's own steps (the same transposed copy into the same dot, so the same floats) without
+    # its argument handling, which cost more than the products on these small tensors
     v = x.reshape(shape)
     n = len(shape)
     for r, m in enumerate(mats):
         axis = n - 1 - r
-        v = np.moveaxis(np.tensordot(m, v, axes=([1], [axis])), 0, axis)
+        to, back = _perms(n, axis)
+        res = np.dot(m, v.transpose(to).reshape(shape[axis], -1))
+        v = res.reshape(tuple(shape[a] for a in to)).transpose(back)
     return v.reshape(-1)
+
+
+@cache
+def _perms(n: int, axis: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The axes with ``axis`` first, and the permutation putting it back."""
+    to = (axis, *(a for a in range(n) if a != axis))
+    return to, tuple(int(i) for i in np.argsort(to))
 
 
 def _outer(vectors: Sequence[Any]) -> Any:
@@ -279,11 +316,17 @@ def _outer(vectors: Sequence[Any]) -> Any:
     return out
 
 
-def _sweep_floats(moves: Sequence[IntArray], shape: tuple[int, ...], w: FloatArray, reward: float,
-                  sweeps: int) -> HeldSolution:
+def _float_operators(moves: Sequence[IntArray]) -> tuple[list[FloatArray], FloatArray]:
+    """Each reel's move probabilities and the probability of adding no cell, in floating point."""
     t = [float(m[0].sum()) for m in moves]
     mf = [m.astype(np.float64) / ti for m, ti in zip(moves, t, strict=True)]
     s = _outer([np.diag(m).astype(np.float64) / ti for m, ti in zip(moves, t, strict=True)]).astype(np.float64)
+    return mf, s
+
+
+def _sweep_floats(ops: tuple[list[FloatArray], FloatArray], shape: tuple[int, ...], w: FloatArray, reward: float,
+                  sweeps: int) -> HeldSolution:
+    mf, s = ops
     base = reward + s * w
     u = np.zeros_like(w)
     for _ in range(sweeps):

@@ -32,7 +32,7 @@ from typing import cast
 
 import numpy as np
 
-from ..convolve import convolve, mix
+from ..convolve import Mixing, convolve, mix
 from ..errors import ModelError, located
 from ..features.base import Block, FeatureStats, modified
 from ..figures import FeatureSection, Method, weakest
@@ -420,7 +420,7 @@ class _Composer:
         mean: Number = law.mean
         m2: Number = Fraction(0)
         method: Method = law.method
-        dists: list[tuple[float, PlayLaw]] = []
+        dists = Mixing()  # each branch's law added as it comes (not every one held until the end)
         top: int | None = 0
         parts: list[tuple[float, int | None, Tail | None, Outcome]] = []
         for key, br in law.branches.items():
@@ -437,16 +437,17 @@ class _Composer:
                 assert both.m2 is not None
                 m2 = m2 + br.p * both.m2
             if both.dist is not None:
-                dists.append((float(br.p), both.dist))
+                dists.add(float(br.p), both.dist)
                 gone += _scaled(both.uncovered, br.p)
             top = None if top is None or both.top is None else max(top, both.top)
         self._active.discard(node)
         if short:  # the whole stage and what follows it: its moments, its law sampled
             why = (f"{node[0]!r} answers its mean and second moment only, not its win distribution "
                    f"(see its block, {type(self.blocks[node[0]]).__name__})")
-            dists, gone = [(1.0, NOTHING)], [Uncovered(f"feature:{node[0]}", Fraction(1), mean, why)]
+            dists, gone = Mixing(), [Uncovered(f"feature:{node[0]}", Fraction(1), mean, why)]
+            dists.add(1.0, NOTHING)
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
-                      mix(dists) if self.level == "distribution" else None, top, methods,
+                      dists.law() if self.level == "distribution" else None, top, methods,
                       _node_tail(parts), uncovered=_gather(gone))
         self.outcomes[node] = out
         return out
