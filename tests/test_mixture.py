@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from test_simulate_warlords import OVERLAY_TOY
 
 from mathkit.errors import ModelError
 from mathkit.io import load_game, loads_game
@@ -106,37 +107,7 @@ def test_nothing_sampled_is_exact_and_the_cap_bound_wins_over_the_sample() -> No
         mix(exact, (("feature:g", Fraction(1, 10)),), s, bet=10)
 
 
-OVERLAY = """
-name = "overlay toy"
-paylines = [[0, 0, 0]]
-[bet]
-lines = 1
-coins = [1]
-[symbols.W]
-kind = "wild"
-substitutes = "all"
-pays = false
-[symbols.A]
-[symbols.B]
-[reels.base]
-rows = 1
-strips = ["B", "B", "B"]
-[reels.over]
-rows = 1
-strips = ["A B", "A B", "A B"]
-[paytable]
-A = { 3 = 10 }
-B = { 3 = 1 }
-[overlay_wilds]
-probability = "1/2"
-reels = "over"
-symbol = "W"
-[[overlay_wilds.types]]
-name = "two"
-weight = 1
-shape = "cells"
-counts = { 2 = 1 }
-reels = [1, 2, 3]
+OVERLAY = OVERLAY_TOY + """
 [[overlay_wilds.types]]
 name = "one"
 weight = 3

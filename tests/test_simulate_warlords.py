@@ -80,10 +80,7 @@ def test_final_chance_split_and_the_round_accounting(warlords: Game) -> None:
     assert starts == sum(s[f"{f}:entered"] for f in ("barbarian", "priestess", "samurai"))
 
 
-def test_overlay_cells_are_drawn_alike() -> None:
-    # a 3-reel × 1-row game: plain spins show B B B (pays 1); an overlay spin (probability 1/2) plays strips
-    # "A B" with 2 wilds on 2 of the 3 cells (every pair alike): the free cell shows A (line pays 10) or B (1)
-    text = """
+OVERLAY_TOY = """
 name = "overlay toy"
 paylines = [[0, 0, 0]]
 [bet]
@@ -115,7 +112,13 @@ shape = "cells"
 counts = { 2 = 1 }
 reels = [1, 2, 3]
 """
-    game = loads_game(text)
+"""A 3-reel × 1-row game with one overlay type (2 wilds on 2 of the 3 cells); ``test_mixture`` adds a second."""
+
+
+def test_overlay_cells_are_drawn_alike() -> None:
+    # a 3-reel × 1-row game: plain spins show B B B (pays 1); an overlay spin (probability 1/2) plays strips
+    # "A B" with 2 wilds on 2 of the 3 cells (every pair alike): the free cell shows A (line pays 10) or B (1)
+    game = loads_game(OVERLAY_TOY)
     res = simulate(game, 400_000, seed=3)
     # plain spins: B B B pays 1; overlay spins: 2 wilds + one reel showing A (10) or B (1), alike
     rtp = 0.5 * 1 + 0.5 * (0.5 * 10 + 0.5 * 1)
