@@ -126,3 +126,17 @@ def test_the_warm_up_leaves_every_module_byte_compiled() -> None:
                 int(source.stat().st_mtime) & 0xFFFFFFFF:
             stale.append(str(source.relative_to(ROOT)))
     assert stale == []
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    ({}, "PASSIVE 100000"),  # mathkit's choice: a short spin, then sleep
+    ({"OMP_WAIT_POLICY": "ACTIVE"}, "ACTIVE None"),  # the user's policy is kept and not capped
+    ({"GOMP_SPINCOUNT": "7"}, "PASSIVE 7"),
+])
+def test_openmp_threads_spin_briefly_unless_the_user_says(given: dict[str, str], expected: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    out = subprocess.run([sys.executable, "-c", "import os, mathkit; "
+                          "print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))"],
+                         capture_output=True, text=True, cwd=ROOT, check=True, timeout=120,
+                         env=env | given | {"PYTHONPATH": str(ROOT)})
+    assert out.stdout.split() == expected.split()
