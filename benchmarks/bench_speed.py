@@ -75,6 +75,18 @@ def alternated(a: Callable[[], object], b: Callable[[], object], repeat: int) ->
     return ta, tb, free
 
 
+def spin_after(threaded: Callable[[], object], repeat: int = 7) -> float:
+    """The median CPU time the process spends while its caller sleeps 100 ms after ``threaded()``: what
+    OpenMP's threads spin before they sleep (``GOMP_SPINCOUNT``, see :mod:`mathkit`)."""
+    spent = []
+    for _ in range(repeat):
+        threaded()
+        c = time.process_time()
+        time.sleep(0.1)
+        spent.append(time.process_time() - c)
+    return sorted(spent)[repeat // 2]
+
+
 def _cpu_ticks() -> tuple[float, float]:
     """Idle and total seconds of all cores since boot (``/proc/stat``)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -125,6 +137,8 @@ def kernels_one_and_two_cores() -> None:
           f"CPU minima threaded / serial {threaded.cpu_min / serial.cpu_min:.2f} (two busy threads: wall ≈ CPU / 2; "
           f"here CPU / wall {threaded.cpu_min / threaded.wall_min:.2f}); the cores were {100 * idle:.0f}% idle of "
           f"others' work, load {os.getloadavg()[0]:.1f}{'' if fair else ': NOT idle, not a fair reading of the target'}")
+    print(f"  idle worker's spin after a threaded call (CPU while the caller sleeps 100 ms, median of 7): "
+          f"{spin_after(lambda: joint_counts(t, st2, parallel=True)) * 1e3:.2f} ms")
     st3 = plain(game, repeated(game, 3))
     cycle3 = repeated(game, 3).cycle
     t3 = measure(lambda: joint_counts(t, st3, parallel=True), 5)

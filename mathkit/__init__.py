@@ -10,9 +10,10 @@ OpenMP threads spin only briefly, then sleep, between parallel kernels
 set): a thread that spins on takes a core from everyone else on a shared
 machine, but one that sleeps at once must be woken for every parallel region,
 and on a virtual machine waking an idle vCPU costs about a millisecond.  The
-short spin (2–4 ms of CPU after a threaded enumeration here) keeps the
-regions of one enumeration on awake threads: the threaded benchmark kernel went
-from 1.25–1.42× to 1.66–1.81× its serial speed on 2 cores.  For the spinning
+short spin (2–5 ms of CPU after a threaded enumeration here) keeps the
+regions of one enumeration on awake threads: in ``python -m benchmarks speed``
+the threaded kernel went from 1.14× to 1.69–1.79× its serial speed on 2 idle cores, and
+the row "idle worker's spin" shows what the spin costs.  For the spinning
 reason numpy's BLAS runs on one
 thread (``OPENBLAS_NUM_THREADS=1`` unless set, effective when mathkit is imported
 before numpy): its threads spin between calls, so on a busy machine a

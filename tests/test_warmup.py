@@ -29,9 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 needs_warm = pytest.mark.skipif(not warmup.ready(), reason="kernels not compiled yet: python -m mathkit.warmup")
 
 
-def run_python(code: str) -> subprocess.CompletedProcess[str]:
+def run_python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``code`` run in a fresh Python (``env``: its whole environment, default this one's)."""
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
-                          env=os.environ | {"PYTHONPATH": str(ROOT)}, check=True, timeout=600)
+                          env=(os.environ if env is None else env) | {"PYTHONPATH": str(ROOT)}, check=True,
+                          timeout=600)
 
 
 @needs_warm
@@ -135,8 +137,6 @@ def test_the_warm_up_leaves_every_module_byte_compiled() -> None:
 ])
 def test_openmp_threads_spin_briefly_unless_the_user_says(given: dict[str, str], expected: str) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    out = subprocess.run([sys.executable, "-c", "import os, mathkit; "
-                          "print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))"],
-                         capture_output=True, text=True, cwd=ROOT, check=True, timeout=120,
-                         env=env | given | {"PYTHONPATH": str(ROOT)})
+    out = run_python("import os, mathkit; print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))",
+                     env | given)
     assert out.stdout.split() == expected.split()
