@@ -327,7 +327,11 @@ def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, Any]]:
     strip = list(game.reel_set().strips[1])
     stops = [i for i, s in enumerate(strip) if s in ("NINE", "TEN", "JACK", "QUEEN", "KING")][:n]
     times = []
+    figures = page.locator(".mk-figures")
     for stop in stops:
+        # the plot's view is drawn after the labels (plotly's bundle loads once per page): an edit is timed
+        # from a page that shows its figures, as the designer sees it
+        expect(figures).to_contain_text("P(win ≥ x × bet)", timeout=60_000)
         pick_stop(page, 1, stop, strip[stop])
         strip[stop] = "DRAGON"
         edited = with_strip(game, 1, strip)
