@@ -438,3 +438,26 @@ def test_labsetup(tmp_path: Path) -> None:
     spec, written = ensure_kernelspec(tmp_path / "prefix", python="/x/python")
     assert written and json.loads(spec.read_text())["argv"][0] == "/x/python"
     assert ensure_kernelspec(tmp_path / "prefix") == (spec, False)
+
+
+def test_figure_class_is_in_the_state_its_browser_model_is_made_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The figure's CSS class travels in the comm's first message (the state the page's model is made from).
+
+    A class added by a later message can be lost: a page drops the figure's messages that arrive before its module
+    has initialized when anywidget's deadline is missed (CI drew the figure without ``mk-figures``).
+    """
+    import ipywidgets
+
+    from mathkit.workbench.figures import FigureSet
+
+    opened: list[tuple[str, object]] = []
+    real_open = ipywidgets.Widget.open
+
+    def spy(self: ipywidgets.Widget) -> None:
+        opened.append((type(self).__name__, self.get_state().get("_dom_classes")))
+        real_open(self)
+
+    monkeypatch.setattr(ipywidgets.Widget, "open", spy)
+    figures = FigureSet()
+    figures.reset()  # another game: a new figure widget
+    assert [classes for name, classes in opened if name == "LiveFigure"] == [("mk-figures",), ("mk-figures",)]

@@ -131,8 +131,7 @@ class FigureSet:
         self.live = live
         self.widget: Any
         if live:
-            self.widget = LiveFigure()
-            self.widget.add_class("mk-figures")
+            self.widget = LiveFigure(classes=("mk-figures",))
             self.placeholder = None
         else:  # a report: no FigureWidget (it needs a kernel or a CDN); the notebook shows ``self.widget`` itself
             self.widget = go.Figure()
@@ -153,8 +152,7 @@ class FigureSet:
         self._symbol_series = ()
         if self.live:
             self.widget.close()
-            self.widget = LiveFigure()
-            self.widget.add_class("mk-figures")
+            self.widget = LiveFigure(classes=("mk-figures",))
         else:
             self.widget = go.Figure()
 

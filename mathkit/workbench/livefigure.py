@@ -19,7 +19,10 @@ browser's copy of the figure stays the kernel's.  Views wait for plotly and then
 figure as it is by then.  A page so busy that even this small step misses the deadline
 (seen once in ten loads at load average 12 on 2 cores) would still drop every message,
 so once ``initialize`` has run, the model's comm messages go straight to ipywidgets'
-handler (anywidget only holds them until then).  The Python side is plotly's.
+handler (anywidget only holds them until then).  Messages that reach such a page before
+``initialize`` has run are still lost, so what a view needs from the start travels in the
+first state: the view's CSS classes (``classes``), the figure (``FigureSet.sync_state``).
+The Python side is plotly's.
 
 Examples
 --------
@@ -32,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -123,8 +127,21 @@ def module_source() -> str:
 
 
 class LiveFigure(go.FigureWidget):  # type: ignore[misc]
-    """``go.FigureWidget`` with :func:`module_source` as its browser module (same Python API)."""
+    """``go.FigureWidget`` with :func:`module_source` as its browser module (same Python API).
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    ``classes`` are the view's CSS classes, part of the state the browser's model is made
+    from: ``add_class`` after construction is a comm message, and one that reaches a page
+    before this module's ``initialize`` has run is dropped with the rest when anywidget's
+    deadline is missed (seen in CI on a fresh JupyterLab's first page: the figure was drawn
+    without its class).
+
+    Examples
+    --------
+    >>> LiveFigure(classes=("mk-figures",))._dom_classes
+    ('mk-figures',)
+    """
+
+    def __init__(self, *args: Any, classes: Sequence[str] = (), **kwargs: Any) -> None:
         type(self)._esm = module_source()  # read by anywidget's __init__ (a class attribute)
+        self._dom_classes = tuple(classes)  # before the comm opens: in its first message
         super().__init__(*args, **kwargs)
