@@ -157,18 +157,27 @@ def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(tmp_path: Path) -> Iterator[Any]:
+def page(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh chromium page; its console and uncaught errors go to ``test-output/browser/<test>.console.txt``
+    (and their last lines are printed at teardown: pytest shows them with a failure)."""
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(parents=True, exist_ok=True)
+    lines: list[str] = []
+    t0 = time.monotonic()
     with sync_playwright() as pw:
         ctx = pw.chromium.launch_persistent_context(str(tmp_path / "profile"), executable_path=str(CHROMIUM),
                                                     headless=True, args=CHROMIUM_ARGS,
                                                     viewport={"width": 1400, "height": 2400})
+        pg = ctx.pages[0] if ctx.pages else ctx.new_page()
+        pg.on("console", lambda m: lines.append(f"{time.monotonic() - t0:7.1f}s {m.type}: {m.text[:2000]}"))
+        pg.on("pageerror", lambda e: lines.append(f"{time.monotonic() - t0:7.1f}s pageerror: {e}"))
         try:
-            yield ctx.pages[0] if ctx.pages else ctx.new_page()
+            yield pg
         finally:
             ctx.close()
+            (OUT / f"{request.node.name}.console.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            print(f"\nbrowser console ({len(lines)} lines, last 80):", *lines[-80:], sep="\n")
 
 
 
@@ -216,6 +225,49 @@ def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
         if not line.startswith(("---", "+++", "@@")):
             (removed if line[0] == "-" else added).append(line[1:])
     return removed, added
+
+
+# What the page holds of the workbench's figure when it is not shown: the workbench's children, and for each
+# anywidget model in the notebook's widget manager (Lab) whether its model, pending updates and views resolved.
+FIGURE_PROBE_JS = """async () => {
+  const settle = (p, ms = 500) => Promise.race([p.then((v) => ['ok', v], (e) => ['rejected', String(e)]),
+                                               new Promise((r) => setTimeout(() => r(['pending']), ms))]);
+  const out = {figures: document.querySelectorAll('.mk-figures').length};
+  const wb = document.querySelector('.mk-workbench');
+  out.children = wb ? [...wb.children].map((c) => c.className.slice(0, 100)) : null;
+  try {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const r = w && w.content.rendermime.createRenderer('application/vnd.jupyter.widget-view+json');
+    let mgr = r && r._manager;
+    if (mgr && mgr.promise) mgr = await mgr.promise;
+    if (!mgr) return out;
+    out.models = Object.keys(mgr._models).length;
+    out.anywidgets = [];
+    for (const [id, p] of Object.entries(mgr._models)) {
+      const [how, m] = await settle(p);
+      if (how !== 'ok') { out.anywidgets.push({id, model: how, why: m}); continue; }
+      if (m.get('_model_module') !== 'anywidget') continue;
+      const views = [];
+      for (const v of Object.values(m.views || {})) {
+        const [vh, view] = await settle(v);
+        views.push(vh === 'ok' ? {cls: view.el.className, connected: view.el.isConnected} : vh);
+      }
+      out.anywidgets.push({id, classes: m.get('_dom_classes'), updates: (await settle(m.state_change))[0], views});
+    }
+  } catch (e) { out.error = String(e); }
+  return out;
+}"""
+
+
+def expect_figures(page: Any, text: str, timeout: float = 30_000) -> None:
+    """The workbench's figure shows ``text`` within ``timeout`` ms; if not, the failure says what the page holds."""
+    from playwright.sync_api import expect
+
+    try:
+        expect(page.locator(".mk-figures")).to_contain_text(text, timeout=timeout)
+    except AssertionError as exc:
+        msg = f"the figure does not show {text!r}; the page's figure: {page.evaluate(FIGURE_PROBE_JS)}"
+        raise AssertionError(msg) from exc
 
 
 def drive_workbench(page: Any, games: Path, where: str) -> None:
@@ -274,8 +326,8 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     shown_rtp = rtp.text_content()
     # the plot follows the in-place updates (Lab and Voilà): the component panel's title has the tuned RTP
     total = float((shown_rtp or "").removeprefix("RTP ").removesuffix("%")) / 100
-    expect(page.locator(".mk-figures")).to_contain_text(f"RTP by component (total {total:.4%})", timeout=30_000)
-    expect(page.locator(".mk-figures")).to_contain_text("P(win ≥ x × bet)", timeout=30_000)
+    expect_figures(page, f"RTP by component (total {total:.4%})")
+    expect_figures(page, "P(win ≥ x × bet)")
     # the saved version against the edited one
     tab(page, "compare")
     page.locator(".mk-compare-run").click()
@@ -327,11 +379,10 @@ def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, Any]]:
     strip = list(game.reel_set().strips[1])
     stops = [i for i, s in enumerate(strip) if s in ("NINE", "TEN", "JACK", "QUEEN", "KING")][:n]
     times = []
-    figures = page.locator(".mk-figures")
     for stop in stops:
         # the plot's view is drawn after the labels (plotly's bundle loads once per page): an edit is timed
         # from a page that shows its figures, as the designer sees it
-        expect(figures).to_contain_text("P(win ≥ x × bet)", timeout=60_000)
+        expect_figures(page, "P(win ≥ x × bet)", timeout=60_000)
         pick_stop(page, 1, stop, strip[stop])
         strip[stop] = "DRAGON"
         edited = with_strip(game, 1, strip)
@@ -368,14 +419,12 @@ def test_voila_plot_follows_an_edit(voila_url: str, page: Any) -> None:
     Before :mod:`mathkit.workbench.livefigure`, plotly's 5 MB widget module missed anywidget's 2 s initialize
     deadline on most page loads of a loaded machine; the model then dropped every update (issue 16).
     """
-    from playwright.sync_api import expect
 
     games = Path(voila_url_games(voila_url))
     game = load_game(games / "benchmark_5x3.toml")
     page.goto(voila_url + "bench.ipynb", wait_until="commit")
     wait_ready(page, pct6(component_rtp(game).rtp()))
     strip = list(game.reel_set().strips[0])
-    figures = page.locator(".mk-figures")
     times = []
     for stop in [i for i, s in enumerate(strip) if s != "H1"][:3]:
         pick_stop(page, 0, stop, strip[stop])
@@ -384,8 +433,8 @@ def test_voila_plot_follows_an_edit(voila_url: str, page: Any) -> None:
         t = page.evaluate(ROUND_TRIP_JS, ["H1", distribution_title(edited)])
         assert t["par"] >= 0 and t["plot"] != -1, f"edit of stop {stop}: the PAR sheet or its plot did not follow ({t})"
         total = float(component_rtp(edited).rtp())
-        expect(figures).to_contain_text(f"RTP by component (total {total:.4%})", timeout=30_000)
-        expect(figures).to_contain_text(distribution_title(edited), timeout=30_000)
+        expect_figures(page, f"RTP by component (total {total:.4%})")
+        expect_figures(page, distribution_title(edited))
         times.append(t)
     print("\nVoilà, benchmark game, 3 grid edits:")
     print_times(times)
