@@ -170,15 +170,16 @@ def entry_facts(block: Block, ctx: RoundContext, held: HeldCells, level: Level, 
     seen: dict[float, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
 
     def tail(t: float) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        if t not in seen:
+        if t not in seen:  # kept per count, read out per window on each call (a round asks many thresholds)
             b = np.zeros(size)
             q = np.zeros_like(b)
             for k, law in laws.items():
                 br = law.branches[()]
                 fn = tail_of(br.top, br.tail)
                 b[k], q[k] = (np.inf, 1.0) if fn is None else fn(t)
-            seen[t] = b[idx], q[idx]
-        return seen[t]
+            seen[t] = b, q
+        b, q = seen[t]
+        return b[idx], q[idx]
 
     method: Method = "exact"
     for law in laws.values():

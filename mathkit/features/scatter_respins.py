@@ -44,7 +44,7 @@ has few endings and lists them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Self
@@ -357,9 +357,12 @@ class ScatterRespins(Block):
                           lambda: np.array([m.bit_count() < self.free_at for m in range(1 << cells)]))
 
     def _solve(self, ctx: Context, t: int, target: Block, what: Hashable,
-               values: Sequence[Number] | Ratios | npt.NDArray[np.float64], exact: bool) -> HeldSolution:
-        """``E[values(end) | held cells]`` for every mask (endings short of free spins count 0)."""
+               given: Sequence[Number] | Ratios | npt.NDArray[np.float64] | Callable[[], npt.NDArray[np.float64]],
+               exact: bool) -> HeldSolution:
+        """``E[values(end) | held cells]`` for every mask (endings short of free spins count 0); ``given`` may be
+        a function computing the values, called only when the solve is not already kept."""
         def compute() -> HeldSolution:
+            values = given() if callable(given) else given
             chain = self.chain(ctx, t)
             short = self._short(ctx, t)
             terminal: list[Number] | Ratios | npt.NDArray[np.float64]
@@ -405,12 +408,12 @@ class ScatterRespins(Block):
         def tail(x: float) -> tuple[float, float]:
             if x not in bounds:
                 assert tail_fn is not None
-                b, q = tail_fn(x)
-                if not (np.isfinite(b).all() and np.isfinite(q).all()):
+                if not ctx.shared(("held tail finite", self, t, target, x), (self.reels, *target.reel_sets()),
+                                  lambda: all(bool(np.isfinite(v).all()) for v in tail_fn(x))):
                     bounds[x] = (np.inf, 1.0)
                     return bounds[x]
-                bb = self._solve(ctx, t, target, ("tail", x, "b"), b, False).at(mask)
-                qq = self._solve(ctx, t, target, ("tail", x, "q"), q, False).at(mask)
+                bb = self._solve(ctx, t, target, ("tail", x, "b"), lambda: tail_fn(x)[0], False).at(mask)
+                qq = self._solve(ctx, t, target, ("tail", x, "q"), lambda: tail_fn(x)[1], False).at(mask)
                 bounds[x] = (float(bb) / float(keep), min(float(qq) / float(keep), 1.0))
             return bounds[x]
 

@@ -69,25 +69,32 @@ def _popcount(x: IntArray) -> IntArray:
 
 @dataclass(frozen=True, eq=False)
 class HeldSolution:
-    """``U(M)`` for every window mask ``M``: exact (``num / den``) or in floating point (``value``)."""
+    """``U(M)`` for every window mask ``M``: exact (``num / den``) or in floating point (``value``).
+
+    A lumped solve keeps one value per count class and ``index``, the class of every mask (the chain's
+    own, shared by its solves), rather than a copy per mask: a re-spin feature keeps thousands of solves.
+    """
 
     num: ObjArray | None
     den: int
     value: FloatArray | None
+    index: IntArray | None = None
 
     def at(self, mask: int) -> Value:
         """``U`` at one window mask (a Fraction when solved exactly)."""
+        i = mask if self.index is None else int(self.index[mask])
         if self.num is not None:
-            return Fraction(int(self.num[mask]), self.den)
+            return Fraction(int(self.num[i]), self.den)
         assert self.value is not None
-        return float(self.value[mask])
+        return float(self.value[i])
 
     def floats(self) -> FloatArray:
         """``U`` at every mask, in floating point."""
         if self.value is not None:
-            return self.value
+            return self.value if self.index is None else self.value[self.index]
         assert self.num is not None
-        return np.array([int(x) / self.den for x in self.num.tolist()], dtype=np.float64)
+        num = self.num if self.index is None else self.num[self.index]
+        return np.array([int(x) / self.den for x in num.tolist()], dtype=np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -352,7 +359,5 @@ def _sweep_int(moves: Sequence[IntArray], shape: tuple[int, ...], wnum: ObjArray
 
 
 def _expand(sol: HeldSolution, classes: IntArray) -> HeldSolution:
-    if sol.num is not None:
-        return HeldSolution(sol.num[classes], sol.den, None)
-    assert sol.value is not None
-    return HeldSolution(None, 1, sol.value[classes])
+    """The class-level solution read at every mask through ``classes`` (no copy per mask)."""
+    return HeldSolution(sol.num, sol.den, sol.value, classes)
