@@ -47,6 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -408,12 +409,13 @@ class ScatterRespins(Block):
         def tail(x: float) -> tuple[float, float]:
             if x not in bounds:
                 assert tail_fn is not None
+                values = cache(lambda: tail_fn(x))  # at most once per threshold here, and not kept past it
                 if not ctx.shared(("held tail finite", self, t, target, x), (self.reels, *target.reel_sets()),
-                                  lambda: all(bool(np.isfinite(v).all()) for v in tail_fn(x))):
+                                  lambda: all(bool(np.isfinite(v).all()) for v in values())):
                     bounds[x] = (np.inf, 1.0)
                     return bounds[x]
-                bb = self._solve(ctx, t, target, ("tail", x, "b"), lambda: tail_fn(x)[0], False).at(mask)
-                qq = self._solve(ctx, t, target, ("tail", x, "q"), lambda: tail_fn(x)[1], False).at(mask)
+                bb = self._solve(ctx, t, target, ("tail", x, "b"), lambda: values()[0], False).at(mask)
+                qq = self._solve(ctx, t, target, ("tail", x, "q"), lambda: values()[1], False).at(mask)
                 bounds[x] = (float(bb) / float(keep), min(float(qq) / float(keep), 1.0))
             return bounds[x]
 

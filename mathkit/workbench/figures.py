@@ -129,13 +129,10 @@ class FigureSet:
 
     def __init__(self, live: bool = True) -> None:
         self.live = live
-        self.widget: Any
-        if live:
-            self.widget = LiveFigure(classes=("mk-figures",))
-            self.placeholder = None
-        else:  # a report: no FigureWidget (it needs a kernel or a CDN); the notebook shows ``self.widget`` itself
-            self.widget = go.Figure()
-            self.placeholder = widgets.HTML("<i>The figures are drawn below the workbench (a static copy: no kernel here).</i>")
+        self.widget: Any = self._new_widget()
+        # a report has no FigureWidget (it needs a kernel or a CDN): the notebook shows ``self.widget`` itself
+        self.placeholder = None if live else widgets.HTML(
+            "<i>The figures are drawn below the workbench (a static copy: no kernel here).</i>")
         self.sources: dict[str, go.Figure] = {}
         self.index: dict[str, list[int]] = {}
         self._symbol_series: tuple[str, ...] = ()
@@ -152,9 +149,10 @@ class FigureSet:
         self._symbol_series = ()
         if self.live:
             self.widget.close()
-            self.widget = LiveFigure(classes=("mk-figures",))
-        else:
-            self.widget = go.Figure()
+        self.widget = self._new_widget()
+
+    def _new_widget(self) -> Any:
+        return LiveFigure(classes=("mk-figures",)) if self.live else go.Figure()
 
     def _rebuild(self, **changed: go.Figure) -> None:
         self.sources.update(changed)
