@@ -17,7 +17,10 @@ drawn a batch ahead with their prefix-table entries, then the lines their
 prefix leaves open are paid from the remainder table (by open state and stops of
 the remaining reels) in a pass of their own, so those cache misses overlap
 (played one spin at a time, the same table made spins slower than walking the
-transitions); a stop's prefix offset, remainder offset and observation digits
+tries); the walk itself goes through the row and symbol tries, which stay in the
+core's cache, not through a transition table by state and stop (one per spin
+model: Prince of Riches' five heights made 9.8 MB of them, and its base spins
+walked at half the speed); a stop's prefix offset, remainder offset and observation digits
 share one word, so a reel costs one load; the prefix entry packs the open-state
 count, so the two thirds of spins that open none stop there; everything is written out in one function,
 with no call on the way, because a helper taking arrays costs reference
@@ -91,9 +94,8 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     scratch; ``F = (buffer, (head, end), generator)`` the feature stream, continued from call to call.
     """
     mod, mode, lut, cum, word, ocols, lcols, rows = M[0], M[1], M[2], M[3], M[4], M[5], M[6], M[7]
-    first, nchild, row, cnt, depth, entry_t, opened, trans, nxt = M[8], M[9], M[10], M[11], M[12], M[13], M[14], \
-        M[15], M[16]
-    read = M[18]
+    first, nchild, row, cnt, depth, entry_t, opened = M[8], M[9], M[10], M[11], M[12], M[13], M[14]
+    read = M[16]
     code, tab, symset, symcode, feat, var, _, ptab, sym, comp, cmap = P
     match, pay, mult = L
     R, vals, queue, cw, W, LW, LW3, zst, stack_r, stack_s, stack, fm, fs, window = S[:14]
@@ -105,7 +107,6 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     n_feat = par[K.P_FEATURES]
     spins = S[14]  # row 0: the base spin's stops, row 1: the feature spin's
     n_reels = spins.shape[1]
-    last = n_reels - 1
     need = 2 * n_reels + 2 + _SLACK
     for i_round in range(n):
         v = pend[i_round, 0]
@@ -165,20 +166,17 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         sp += 1
                     while sp > 0:
                         sp -= 1
-                        o = stack[sp]  # a packed state: reel, row node, symbol node, transitions
-                        d = o >> 56
+                        o = stack[sp]  # an open state: reel << 32 | row node << 16 | symbol node
+                        d = o >> 32
+                        rn = (o >> 16) & _LOW16
+                        sn = o & _LOW16
                         s = spins[at, d]
-                        if d == last:  # every line below is decided on the last reel
-                            rn = (o >> 40) & _LOW16
-                            sn = (o >> 24) & _LOW16
-                            for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
-                                line += (-1 - sym[sn, lcols[k, d, s, row[k, q]]]) * cnt[k, q]
-                        else:
-                            t = trans[k, (o & _LOW24) + s]
-                            line += t >> 32
-                            lo = (t >> 8) & _LOW24
-                            for j in range(lo, lo + (t & 255)):
-                                stack[sp] = nxt[k, j]
+                        for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
+                            x = sym[sn, lcols[k, d, s, row[k, q]]]
+                            if x < 0:  # the line's pay is decided on this reel
+                                line += (-1 - x) * cnt[k, q]
+                            else:
+                                stack[sp] = ((d + 1) << 32) | (q << 16) | x
                                 sp += 1
             if want == 0:  # the base spin, valued by the caller: the round's program starts
                 pt = ptab[c]
@@ -549,8 +547,8 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
     compiler folds into every index (worth a fifth of the time of a spin).
     """
     mod, mode, lut, cum, word, lcols, rows = M[0], M[1], M[2], M[3], M[4], M[6], M[7]
-    first, nchild, row, cnt, entry_t, opened, trans, nxt = M[8], M[9], M[10], M[11], M[13], M[14], M[15], M[16]
-    info, ropen, rem = M[17], M[19], M[20]
+    first, nchild, row, cnt, entry_t, opened = M[8], M[9], M[10], M[11], M[13], M[14]
+    info, ropen, rem = M[15], M[17], M[18]
     var, vcum, ptab, sym = P[5], P[6], P[7], P[8]
     match, pay, mult = L
     bet = par[K.P_TOTAL_BET]
@@ -560,7 +558,6 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
     vtotal = np.uint64(par[K.P_VTOTAL])
     height = par[K.P_HEIGHT]
     n_reels = mod.shape[1]
-    last = n_reels - 1
     spins = np.empty((_BATCH, n_reels), dtype=np.int64)
     entry = np.empty(_BATCH, dtype=np.int64)
     scode = np.empty(_BATCH, dtype=np.int64)
@@ -651,20 +648,17 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
                         sp += 1
                     while sp > 0:
                         sp -= 1
-                        o = stack[sp]  # a packed state: reel, row node, symbol node, transitions
-                        d = o >> 56
+                        o = stack[sp]  # an open state: reel << 32 | row node << 16 | symbol node
+                        d = o >> 32
+                        rn = (o >> 16) & _LOW16
+                        sn = o & _LOW16
                         s = spins[b, d]
-                        if d == last:  # every line below is decided on the last reel
-                            rn = (o >> 40) & _LOW16
-                            sn = (o >> 24) & _LOW16
-                            for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
-                                line_b += (-1 - sym[sn, lcols[k, d, s, row[k, q]]]) * cnt[k, q]
-                        else:
-                            t = trans[k, (o & _LOW24) + s]
-                            line_b += t >> 32
-                            lo = (t >> 8) & _LOW24
-                            for j in range(lo, lo + (t & 255)):
-                                stack[sp] = nxt[k, j]
+                        for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
+                            x = sym[sn, lcols[k, d, s, row[k, q]]]
+                            if x < 0:  # the line's pay is decided on this reel
+                                line_b += (-1 - x) * cnt[k, q]
+                            else:
+                                stack[sp] = ((d + 1) << 32) | (q << 16) | x
                                 sp += 1
             pt = ptab[c]
             scat_b = pt >> 16

@@ -6,8 +6,11 @@ prefixes, cut as soon as no pay entry still matches the whole prefix (the
 line's pay can then no longer depend on what follows: the trie holds
 ``line_win`` of it).  The walk over the first ``k`` reels is tabulated per
 combination of their stops (the *prefix table*: the credits of the lines
-decided, and the states still open); open states move on reel by reel through
-a transition table.  Most spins cost one table look-up.
+decided, and the states still open); the driver walks open states on through
+the two tries (:mod:`mathkit.sim.kernels`).  Most spins cost one table look-up.
+The transitions of :class:`_States` (by state and stop) build the remainder
+table of :mod:`mathkit.sim.models`; the driver does not read them: megabytes per
+spin model, they missed the core's cache where the tries fit in it.
 """
 
 from __future__ import annotations

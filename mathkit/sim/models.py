@@ -13,8 +13,11 @@ and stop by stop:
 * the window column as shown (observations) and as the line rule reads it (remapped);
 * the line walk of :mod:`mathkit.sim.lines`: the prefix table over the first
   reels, packed ``credits << 32 | open states << 24 | first open state`` (one
-  load; most spins open none), the open states and their transitions; for the
-  base spin's models also the *remainder table*: what the lines below each open
+  load; most spins open none), and the open states, packed
+  ``reel << 32 | row node << 16 | symbol node``, which the driver walks on through
+  the row and symbol tries (a few kilobytes; the transition table by state and stop
+  that :mod:`mathkit.sim.lines` builds is megabytes per model, and reading it
+  missed the core's cache); for the base spin's models also the *remainder table*: what the lines below each open
   state pay, by stops of the remaining reels (one load per open state: worth it only
   where the loads overlap, a batch ahead).  Its entries are packed as ``uint16``
   (2.8 MB on the benchmark game, where ``int32`` took 5.5 MB: more of it stays in
@@ -33,6 +36,7 @@ import numpy.typing as npt
 from ..errors import ModelError
 from ..tables import PayTables, ReelArrays
 from .layout import (
+    _LOW16,
     _LOW24,
     LUT_MAX,
     PREFIX_BUDGET,
@@ -56,7 +60,7 @@ REM_MAX = int(np.iinfo(REM_DTYPE).max)
 """The largest pay an entry holds; a table with a larger one is not built (the walk plays those spins)."""
 
 FIELDS = ("mod", "mode", "lut", "cum", "word", "ocols", "lcols", "rows", "first", "nchild", "row", "cnt", "depth",
-          "entry", "opened", "trans", "nxt", "info", "read", "ropen", "rem")
+          "entry", "opened", "info", "read", "ropen", "rem")
 """The arrays of one model, in the order the driver unpacks them (``info = (prefix reels, lines, remainder
 table?)``, ``read[r, s]``: the id the line rule reads symbol ``s`` as on reel ``r`` (remaps, and the line ids
 of reel-ordered entries, :mod:`mathkit.ordered`), ``ropen``/``rem``: the open states as
@@ -100,10 +104,11 @@ def _walk_tables(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...],
                  remainder: bool) -> tuple[int, list[Any]]:
     """The prefix table over as many reels as fit the budget (and the packed fields), and what follows it.
 
-    Returns ``(prefix reels, [prefix offsets, entries, open states, transitions, next states,
-    remainder offsets, remainder])``.  The open states are packed states walked through the
-    transitions; with ``remainder`` (and when it fits the budget) the same open states are also
-    offsets into a remainder table (state × combinations of the remaining stops).
+    Returns ``(prefix reels, [prefix offsets, entries, open states, remainder offsets,
+    remainder])``.  The open states are packed ``reel << 32 | row node << 16 | symbol node``;
+    with ``remainder`` (and when it fits the budget) the same open states are also offsets into
+    a remainder table (state × combinations of the remaining stops), which the transitions of
+    :class:`~mathkit.sim.lines._States` build.
     """
     n_reels = len(n_stops)
     k = 0
@@ -119,27 +124,33 @@ def _walk_tables(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...],
         msg = "the line prefix table outgrows its 32-bit credits"
         raise ModelError(msg)
     entry = (table[:-1, 0] << 32) | (n_open << 24) | table[:-1, 1]
-    states = _States(n_stops, lcols, walk)
+    first, depth, sym = walk[0], walk[4], walk[5]
+    if first.shape[0] > _LOW16 + 1 or sym.shape[0] > _LOW16 + 1:
+        msg = (f"the line walk's tries have {first.shape[0]:,} row nodes and {sym.shape[0]:,} symbol nodes; "
+               f"the simulator packs at most {_LOW16 + 1:,} of each")
+        raise ModelError(msg)
     pairs = opened[: table[-1, 1]]
-    uniq, inverse = np.unique((pairs[:, 0] << 16) | pairs[:, 1], return_inverse=True)
-    ids = np.array([states.id(int(x) >> 16, int(x) & 0xFFFF) for x in uniq.tolist()], dtype=np.int64)
-    open_ids = ids[inverse.reshape(-1)]
-    combos = int(np.prod(n_stops[k:]))
-    states.close()
-    packed_states = states.packed()
-    open_states = packed_states[open_ids] if len(open_ids) else np.zeros(1, dtype=np.int64)
-    trans, nxt = states.tables()
+    open_states = ((depth[pairs[:, 0]] << 32) | (pairs[:, 0] << 16) | pairs[:, 1]) if len(pairs) else \
+        np.zeros(1, dtype=np.int64)
     ropen = np.zeros(1, dtype=np.int64)
     rem = np.zeros(1, dtype=REM_DTYPE)
-    if (remainder and len(open_ids) and n_reels - k in (1, 2) and combos <= REMAINDER_COMBOS
-            and len(ids) * combos <= REMAINDER_BUDGET):
-        table_rem = remainder_table(packed_states[ids], n_stops, lcols, walk[0], walk[1], walk[2], walk[3], walk[5],
-                                    trans, nxt)
-        top = int(table_rem.max(initial=0))
-        if int(table_rem.min(initial=0)) >= 0 and top <= REM_MAX and int(table[:, 0].max()) + 255 * top < 1 << 31:
-            ropen = inverse.reshape(-1).astype(np.int64) * combos  # row i of the table is state ids[i]
-            rem = table_rem.reshape(-1).astype(REM_DTYPE)
-    return k, [offsets, entry, open_states, trans, nxt, ropen, rem]
+    combos = int(np.prod(n_stops[k:]))
+    if not (remainder and len(pairs) and n_reels - k in (1, 2) and combos <= REMAINDER_COMBOS):
+        return k, [offsets, entry, open_states, ropen, rem]
+    uniq, inverse = np.unique((pairs[:, 0] << 16) | pairs[:, 1], return_inverse=True)
+    if len(uniq) * combos > REMAINDER_BUDGET:
+        return k, [offsets, entry, open_states, ropen, rem]
+    states = _States(n_stops, lcols, walk)  # the open states' transitions, which the remainder table walks
+    ids = np.array([states.id(int(x) >> 16, int(x) & 0xFFFF) for x in uniq.tolist()], dtype=np.int64)
+    states.close()
+    trans, nxt = states.tables()
+    table_rem = remainder_table(states.packed()[ids], n_stops, lcols, walk[0], walk[1], walk[2], walk[3], walk[5],
+                                trans, nxt)
+    top = int(table_rem.max(initial=0))
+    if int(table_rem.min(initial=0)) >= 0 and top <= REM_MAX and int(table[:, 0].max()) + 255 * top < 1 << 31:
+        ropen = inverse.reshape(-1).astype(np.int64) * combos  # row i of the table is state ids[i]
+        rem = table_rem.reshape(-1).astype(REM_DTYPE)
+    return k, [offsets, entry, open_states, ropen, rem]
 
 
 def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArray, sym: IntArray,
@@ -175,7 +186,7 @@ def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArr
     reads = np.stack([t.read_on(r, read) for r in range(n_reels)])  # reel-ordered entries: (reel, symbol) ids
     lcols = np.stack([reads[r][ocols[r]] for r in range(n_reels)])
     walk = (*_row_trie(line_rows), sym)
-    k, (offsets, entry, opened, trans, nxt, ropen, rem) = _walk_tables(n_stops, lcols, walk, remainder)
+    k, (offsets, entry, opened, ropen, rem) = _walk_tables(n_stops, lcols, walk, remainder)
     word = code.copy()
     word[:k, : offsets.shape[1]] += offsets << 24
     if rem.shape[0] > 1:  # the remaining reels' offset into the remainder table
@@ -186,7 +197,7 @@ def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArr
     first, nchild, row, cnt, depth = walk[:5]
     info = np.array([k, line_rows.shape[0], int(rem.shape[0] > 1)], dtype=np.int64)
     return [*_draws(ra, n_stops), word, ocols, lcols, ra.rows.astype(np.int64), first, nchild, row, cnt,
-            depth, entry, opened, trans, nxt, info, reads, ropen, rem]
+            depth, entry, opened, info, reads, ropen, rem]
 
 
 def stack_models(keys: list[ModelKey], parts: list[list[npt.NDArray[Any]]]) -> Models:
