@@ -17,6 +17,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -31,6 +32,7 @@ __all__ = [
     "nonnegative",
     "number",
     "positive",
+    "ranged",
     "run",
     "sample_rounds",
     "spins",
@@ -41,12 +43,35 @@ __all__ = [
 DEBUG_ENV = "MATHKIT_DEBUG"
 
 
-def _whole(text: str) -> int:
+_DIGITS = 30
+"""Whole numbers on a command line have fewer digits than this (every limit is far below it)."""
+
+
+def _exact(text: str, digits: int, too_large: str = "") -> Fraction | None:
+    """``text`` as an exact fraction (``1e6``, ``0.005``, ``1/200``), or ``None`` when it is not a number.
+
+    A number of ``digits`` digits or more (or a power of ten as small) is refused with ``too_large`` (or a
+    sentence of its own) before it is expanded: ``Fraction("1e9999999")`` alone takes seconds.
+    """
     t = text.strip().replace("_", "")
+    if len(t) > 60:
+        return None
     try:
-        value = Fraction(t) if len(t) <= 40 else None
-    except (ValueError, ZeroDivisionError):
-        value = None
+        if "/" in t:
+            return Fraction(t)
+        d = Decimal(t)
+    except (ValueError, ZeroDivisionError, ArithmeticError):
+        return None
+    if not d.is_finite():
+        return None
+    if d and abs(d.adjusted()) >= digits:
+        msg = f"{t} {too_large}" if too_large and d > 0 else f"{t} is out of range: give a number of fewer than {digits} digits"
+        raise argparse.ArgumentTypeError(msg)
+    return Fraction(d)
+
+
+def _whole(text: str, too_large: str = "") -> int:
+    value = _exact(text, _DIGITS, too_large)
     if value is None or value.denominator != 1:
         msg = f"not a whole number: {text!r}"
         raise argparse.ArgumentTypeError(msg)
@@ -60,7 +85,7 @@ def whole(text: str) -> int:
 
 def _ranged(text: str, low: int, high: int | None = None, too_many: str = "") -> int:
     """A whole number from ``low`` to ``high``; ``too_many`` says why a larger one is refused."""
-    value = _whole(text)
+    value = _whole(text, too_many)
     if value < low:
         msg = f"must be at least {low}, not {value}" if low else f"must be 0 or more, not {value}"
         raise argparse.ArgumentTypeError(msg)
@@ -68,6 +93,24 @@ def _ranged(text: str, low: int, high: int | None = None, too_many: str = "") ->
         msg = f"{value:,} {too_many}"
         raise argparse.ArgumentTypeError(msg)
     return value
+
+
+def ranged(low: int, high: int, too_many: str) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``; ``too_many`` follows a larger one in the error.
+
+    Examples
+    --------
+    >>> ranged(1, 10, "spins: at most 10")("1e1")
+    10
+    >>> ranged(1, 10, "spins: at most 10")("1e400")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 1e400 spins: at most 10
+    """
+    def parse(text: str) -> int:
+        return _ranged(text, low, high, too_many)
+
+    return parse
 
 
 def positive(text: str) -> int:
@@ -118,10 +161,7 @@ def number(text: str) -> float:
 
 def fraction_arg(text: str) -> Fraction:
     """A finite number as an exact fraction (``0.005``, ``1/200``)."""
-    try:
-        value = Fraction(text.strip()) if len(text) <= 60 else None
-    except (ValueError, ZeroDivisionError):
-        value = None
+    value = _exact(text, 2 * _DIGITS)
     if value is None:
         msg = f"not a number: {text!r}"
         raise argparse.ArgumentTypeError(msg)

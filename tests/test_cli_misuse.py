@@ -59,7 +59,13 @@ def no_par(monkeypatch: pytest.MonkeyPatch) -> None:
     (["export", CLASSIC, "--xlsx", "out.xlsx", "--coins", "7"], "--coins: 7 coins per line is not a coin option"),
     (["check", "no/such/game.toml"], "no/such/game.toml: file: no such file"),
     # found by the fuzz (tests/fuzz_cli.py): an internal OverflowError, a render refusal without "error:"
-    (["session", CLASSIC, "--spins", "1e400"], "spins: a session has at most 1,000,000"),
+    (["session", CLASSIC, "--spins", "1e400"], "--spins: 1e400 spins: a session has at most 1,000,000"),
+    # a huge power of ten is refused as written, not expanded (Fraction("1e9999999") took 6 s, its digits flooded
+    # the message)
+    (["simulate", CLASSIC, "--spins", "1e9999999"], "--spins: 1e9999999 plays is more than the 100,000,000,000"),
+    (["simulate", CLASSIC, "--spins=-1e400"], "--spins: -1e400 is out of range: give a number of fewer than 30"),
+    (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--tolerance-pp", "1e-9999999"],
+     "--tolerance-pp: 1e-9999999 is out of range"),
     (["session", CLASSIC, "--simulate", "inf"], "--simulate: not a whole number"),
     (["session", CLASSIC, "--spins", "0"], "--spins: must be at least 1, not 0"),
     (["tune", CLASSIC, "--target-rtp", "0.9", "--out", "out.toml", "--max-run", "CHERRY=-1"], "--max-run 'CHERRY=-1': must be at least 1"),

@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..cliargs import positive
+from ..cliargs import positive, ranged
 from ..errors import ModelError
 from ..io import load_game
-from ..markov.session import SessionLaw, checkpoints
+from ..markov.session import MAX_SPINS, SessionLaw, checkpoints
 from ..sim.run import GambleStrategy
 from ..sim.sessions import simulate_sessions
 from .law import SessionPlay, credits, play_law, strategy
@@ -43,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
                                 description="A player's session, exactly: time on device, survival, outcomes.")
     p.add_argument("game", type=Path, help="game file (TOML)")
     p.add_argument("--bankroll", default="100x", help="starting bankroll: credits, or a multiple of the bet (100x)")
-    p.add_argument("--spins", type=positive, default=1000, help="most spins played (default 1000)")
+    p.add_argument("--spins", type=ranged(1, MAX_SPINS, f"spins: a session has at most {MAX_SPINS:,}"), default=1000,
+                   help=f"most spins played (default 1000, at most {MAX_SPINS:,})")
     p.add_argument("--stop-win", help="stop once the bankroll reaches this (credits, or 500x)")
     p.add_argument("--big-win", type=_multiples, default=(100,), metavar="KX[,KX...]",
                    help="report P(a win ≥ k × bet during the session) (default 100x)")
