@@ -14,16 +14,11 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .bounds import check_bet
-from .cliargs import check_output, coins_arg, lines_arg, nonnegative, run, sample_rounds, strip_debug
+from .cliargs import check_output, coins_arg, lines_arg, run, sampling_arguments, strip_debug
 from .errors import located
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .mixture import RouteSample
-    from .par import Sampler
+from .sim.sampler import route_sampler
 
 __all__ = ["PAR_FORMATS", "main"]
 
@@ -44,7 +39,9 @@ def _par(args: argparse.Namespace) -> int:
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
         par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
-                          sessions=args.sessions, sampler=_sampler(game, args))
+                          sessions=args.sessions, sampler=route_sampler(game, args.sample_rounds, args.seed,
+                                                                        reels=args.reels, lines=args.lines,
+                                                                        coins=args.coins))
     if args.out:
         write_par(par, args.out)
     if args.json:
@@ -54,23 +51,6 @@ def _par(args: argparse.Namespace) -> int:
     else:
         print(f"wrote {args.out}")
     return 0
-
-
-def _sampler(game: Game, args: argparse.Namespace) -> Sampler | None:
-    """What samples the parts of the round the exact distribution leaves out (``None``: ``--sample-rounds 0``)."""
-    if args.sample_rounds == 0:
-        return None
-    from .mixture import DEFAULT_ROUNDS, DEFAULT_SEED
-
-    rounds = DEFAULT_ROUNDS if args.sample_rounds is None else args.sample_rounds
-    seed = DEFAULT_SEED if args.seed is None else args.seed
-
-    def sample(routes: Sequence[str]) -> dict[str, RouteSample]:
-        from .sim.routes import sample_routes  # only a sheet with parts to sample loads the simulator
-
-        return sample_routes(game, routes, rounds, seed=seed, reels=args.reels, lines=args.lines, coins=args.coins)
-
-    return sample
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,12 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--coins", type=coins_arg, help="coins per line, one of the game's options (default: the first)")
     par.add_argument("--sessions", action="store_true",
                      help="add the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
-    par.add_argument("--sample-rounds", type=sample_rounds, metavar="N",
-                     help="rounds the simulator plays per sampled part of the round's distribution, where the exact "
-                          "one leaves parts out (default 2,097,152 per forced overlay type, 4× that of literal rounds "
-                          "for the features' parts; 0: sample nothing and leave those figures out)")
-    par.add_argument("--seed", type=nonnegative, metavar="S",
-                     help="seed of those samples (default 2026: the same sheet every run)")
+    sampling_arguments(par)
     par.set_defaults(func=_par)
 
     for name, (_, helptext) in DELEGATED.items():

@@ -35,6 +35,7 @@ __all__ = [
     "ranged",
     "run",
     "sample_rounds",
+    "sampling_arguments",
     "spins",
     "strip_debug",
     "whole",
@@ -145,6 +146,16 @@ def sample_rounds(text: str) -> int:
     most = limits().spins
     return _ranged(text, 0, most, f"rounds is more than the {most:,} one run holds: lower --sample-rounds, or raise "
                                   "MATHKIT_MAX_SPINS")
+
+
+def sampling_arguments(p: argparse.ArgumentParser) -> None:
+    """``--sample-rounds N`` and ``--seed S``: how a PAR sheet samples the parts its exact analysis leaves out."""
+    p.add_argument("--sample-rounds", type=sample_rounds, metavar="N",
+                   help="rounds the simulator plays per sampled part of the round's distribution, where the exact "
+                        "one leaves parts out (default 2,097,152 per forced overlay type, 4× that of literal rounds "
+                        "for the features' parts; 0: sample nothing and leave those figures out)")
+    p.add_argument("--seed", type=nonnegative, metavar="S",
+                   help="seed of those samples (default 2026: the same sheet every run)")
 
 
 def number(text: str) -> float:

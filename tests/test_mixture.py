@@ -222,3 +222,12 @@ def test_text_csv_and_xlsx_show_the_mixed_figures(tmp_path: Path, capsys: pytest
     dist = [r for r in wb["distribution"].iter_rows(values_only=True) if r and r[0]]
     assert str(dist[0][0]).startswith("the whole round's win distribution [exact+sampled]")
     assert any(r[0] == "feature:samurai" for r in dist)
+    # `mathkit export --xlsx` samples the same parts with the same flags: the same distribution sheet
+    from mathkit.export.cli import cli as export_cli
+
+    assert export_cli([str(path), "--xlsx", str(tmp_path / "e.xlsx"), *flags]) == 0
+    exported = [r for r in load_workbook(tmp_path / "e.xlsx")["distribution"].iter_rows(values_only=True) if r and r[0]]
+    assert exported == dist
+    assert export_cli([str(path), "--xlsx", str(tmp_path / "n.xlsx"), "--sample-rounds", "0"]) == 0
+    none = [r for r in load_workbook(tmp_path / "n.xlsx")["distribution"].iter_rows(values_only=True) if r and r[0]]
+    assert "no win distribution" in str(none[0][0])

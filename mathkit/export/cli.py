@@ -1,4 +1,4 @@
-"""``mathkit export GAME [--xlsx F] [--server-json F] [--diff OTHER] [--toml F]``: :func:`cli`.
+"""``mathkit export GAME [--xlsx F [--sample-rounds N] [--seed S]] [--server-json F] [--diff OTHER] [--toml F]``: :func:`cli`.
 
 ``GAME`` may be a TOML game or a game-server JSON (checksum verified).
 """
@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 
 from ..bounds import check_bet
-from ..cliargs import check_output, coins_arg, lines_arg
+from ..cliargs import check_output, coins_arg, lines_arg, sampling_arguments
 from ..errors import MathkitError, located
+from ..sim.sampler import route_sampler
 from .diff import diff_games, diff_to_dict, diff_to_text
 from .server import load_any_game, write_server_json
 from .xlsx import write_par_xlsx
@@ -35,6 +36,7 @@ def cli(argv: list[str]) -> int:
     p.add_argument("--reels", help="reel set for the PAR sheet and the diff figures")
     p.add_argument("--lines", type=lines_arg, help="lines played on the PAR sheet")
     p.add_argument("--coins", type=coins_arg, help="coins per line on the PAR sheet (one of the game's options)")
+    sampling_arguments(p)
     p.add_argument("--profile", default="gli11", choices=("gli11", "anz", "ukgc"), help="checks sheet profile")
     p.add_argument("--force", action="store_true", help="replace existing output files")
     args = p.parse_args(argv)
@@ -62,8 +64,10 @@ def cli(argv: list[str]) -> int:
             from ..par import build_sheet
 
             with located(path=args.game):
+                sampler = route_sampler(game, args.sample_rounds, args.seed, reels=args.reels, lines=args.lines,
+                                        coins=args.coins)
                 par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
-                                    sessions=True)
+                                    sessions=True, sampler=sampler)
                 write_par_xlsx(par, args.xlsx, profile=args.profile)
             print(f"wrote {args.xlsx}")
         if args.server_json is not None:

@@ -1,0 +1,47 @@
+"""The PAR sheet's sampler, as the command lines give it: ``--sample-rounds`` and ``--seed`` bound to a game.
+
+``mathkit par`` and ``mathkit export --xlsx`` hand it to :func:`mathkit.par.build_sheet`, which
+calls it with the routes its exact analysis leaves out (a sheet needing none never calls it).
+Importing this module loads nothing of the simulator: the sampler imports
+:mod:`mathkit.sim.routes` on its first call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..mixture import RouteSample
+
+__all__ = ["route_sampler"]
+
+
+def route_sampler(game: Game, rounds: int | None, seed: int | None, *, reels: str | None = None,
+                  lines: int | None = None, coins: int | None = None,
+                  ) -> Callable[[Sequence[str]], Mapping[str, RouteSample]] | None:
+    """:func:`~mathkit.sim.routes.sample_routes` of ``game`` with its settings bound (``None``: ``rounds`` is 0).
+
+    ``rounds`` and ``seed`` default (``None``) to :data:`~mathkit.mixture.DEFAULT_ROUNDS` and
+    :data:`~mathkit.mixture.DEFAULT_SEED`, so a sheet is the same every run.
+
+    Examples
+    --------
+    >>> from mathkit.io import load_game
+    >>> route_sampler(load_game("data/games/dynasty.toml"), 0, None) is None
+    True
+    """
+    if rounds == 0:
+        return None
+    from ..mixture import DEFAULT_ROUNDS, DEFAULT_SEED
+
+    n = DEFAULT_ROUNDS if rounds is None else rounds
+    s = DEFAULT_SEED if seed is None else seed
+
+    def sample(routes: Sequence[str]) -> Mapping[str, RouteSample]:
+        from .routes import sample_routes  # only a sheet with parts to sample loads the simulator
+
+        return sample_routes(game, routes, n, seed=s, reels=reels, lines=lines, coins=coins)
+
+    return sample
