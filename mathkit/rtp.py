@@ -105,7 +105,7 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
     tail = [1] * (n_reels + 1)
     for r in range(n_reels - 1, -1, -1):
         tail[r] = tail[r + 1] * totals[r]
-    masks = [sum(1 << e for e in range(n_entries) if t.match[e, s]) for s in range(t.n_ids)]
+    masks = [sum(1 << e for e, m in enumerate(col) if m) for col in t.match.T.tolist()]
     mult = t.mult.tolist()
     present = [[(masks[s], mult[s], s, w) for s, w in enumerate(c) if w] for c in counts]
     leaves: list[tuple[int, ...]] = []
@@ -122,9 +122,14 @@ def line_outcomes(t: PayTables, counts: list[list[int]]) -> dict[tuple[int, int,
         for mask, ms, s, w in present[depth]:
             cell = groups.setdefault((alive & mask, ms), [0, s])
             cell[0] += w
+        last = depth + 1 == n_reels
         for (new_alive, _), (w, s) in groups.items():
             path[depth] = s
-            walk(depth + 1, new_alive, weight * w)
+            if last or new_alive == 0:  # a leaf: appended here (half the calls were leaves)
+                leaves.append((*path[: depth + 1], *([0] * (n_reels - depth - 1))))
+                weights.append(weight * w * tail[depth + 1])
+            else:
+                walk(depth + 1, new_alive, weight * w)
 
     walk(0, (1 << n_entries) - 1, 1)
     paid = K.line_wins(np.array(leaves, dtype=np.int64).reshape(len(leaves), n_reels), t.match, t.pay, t.own, t.mult)
@@ -155,8 +160,10 @@ def _lines(t: PayTables, st: StopTables) -> list[EntryHits]:
         counts.append(rows)
         klass.append(per_row)
     multiplicity: dict[tuple[int, ...], int] = defaultdict(int)
-    for li in range(t.lines.shape[0]):
-        multiplicity[tuple(klass[r][int(t.lines[li, r])] for r in range(n_reels))] += 1
+    if st.rotations:  # one class
+        multiplicity[(0,) * n_reels] = int(t.lines.shape[0])
+    for line in t.lines.tolist() if not st.rotations else ():
+        multiplicity[tuple(klass[r][line[r]] for r in range(n_reels))] += 1
     key = t.key.tolist()
     acc: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
     for cls, n_lines in multiplicity.items():
