@@ -12,18 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .bounds import check_bet
 from .cliargs import check_output, coins_arg, lines_arg, run, sampling_arguments, strip_debug
 from .errors import located
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .mixture import RouteSample
-    from .par import Sampler
+from .sampling import route_sampler
 
 __all__ = ["PAR_FORMATS", "main"]
 
@@ -44,7 +39,9 @@ def _par(args: argparse.Namespace) -> int:
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
         par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
-                          sessions=args.sessions, sampler=None if args.sample_rounds == 0 else _sampler(game, args))
+                          sessions=args.sessions, sampler=route_sampler(game, args.sample_rounds, args.seed,
+                                                                        reels=args.reels, lines=args.lines,
+                                                                        coins=args.coins))
     if args.out:
         write_par(par, args.out)
     if args.json:
@@ -54,21 +51,6 @@ def _par(args: argparse.Namespace) -> int:
     else:
         print(f"wrote {args.out}")
     return 0
-
-
-def _sampler(game: Game, args: argparse.Namespace) -> Sampler:
-    """``--sample-rounds`` and ``--seed`` bound to ``game``; it imports the simulator only when called, when the
-    sheet has parts to sample (a one-shot ``mathkit par`` of a game without them loads none of it)."""
-
-    def sample(routes: Sequence[str]) -> Mapping[str, RouteSample]:
-        from .sim.sampler import route_sampler
-
-        sampler = route_sampler(game, args.sample_rounds, args.seed, reels=args.reels, lines=args.lines,
-                                coins=args.coins)
-        assert sampler is not None  # (--sample-rounds 0 gives no sampler)
-        return sampler(routes)
-
-    return sample
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -162,8 +162,9 @@ def _lines(t: PayTables, st: StopTables) -> list[EntryHits]:
     multiplicity: dict[tuple[int, ...], int] = defaultdict(int)
     if st.rotations:  # one class
         multiplicity[(0,) * n_reels] = int(t.lines.shape[0])
-    for line in t.lines.tolist() if not st.rotations else ():
-        multiplicity[tuple(klass[r][line[r]] for r in range(n_reels))] += 1
+    else:
+        for line in t.lines.tolist():
+            multiplicity[tuple(klass[r][line[r]] for r in range(n_reels))] += 1
     key = t.key.tolist()
     acc: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
     for cls, n_lines in multiplicity.items():

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..bounds import check_bet
 from ..cliargs import check_output, coins_arg, lines_arg, sampling_arguments
 from ..errors import MathkitError, located
-from ..sim.sampler import route_sampler
+from ..sampling import route_sampler
 from .diff import diff_games, diff_to_dict, diff_to_text
 from .server import load_any_game, write_server_json
 from .xlsx import write_par_xlsx

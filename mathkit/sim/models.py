@@ -132,14 +132,26 @@ def _walk_tables(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...],
     pairs = opened[: table[-1, 1]]
     open_states = ((depth[pairs[:, 0]] << 32) | (pairs[:, 0] << 16) | pairs[:, 1]) if len(pairs) else \
         np.zeros(1, dtype=np.int64)
-    ropen = np.zeros(1, dtype=np.int64)
-    rem = np.zeros(1, dtype=REM_DTYPE)
+    ropen, rem = _remainder(n_stops, lcols, walk, k, table, pairs) if remainder else _no_remainder()
+    return k, [offsets, entry, open_states, ropen, rem]
+
+
+def _no_remainder() -> tuple[IntArray, npt.NDArray[Any]]:
+    """The empty remainder offsets and table of a model without one."""
+    return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=REM_DTYPE)
+
+
+def _remainder(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...], k: int, table: IntArray,
+               pairs: IntArray) -> tuple[IntArray, npt.NDArray[Any]]:
+    """``(remainder offsets, remainder table)`` of the open states ``pairs`` past ``k`` prefix reels, or empty
+    ones where no state is open, the remaining reels are more than two, their combinations or the table outgrow their budgets,
+    or a pay outgrows an entry (the driver then walks those open states)."""
     combos = int(np.prod(n_stops[k:]))
-    if not (remainder and len(pairs) and n_reels - k in (1, 2) and combos <= REMAINDER_COMBOS):
-        return k, [offsets, entry, open_states, ropen, rem]
+    if not len(pairs) or len(n_stops) - k not in (1, 2) or combos > REMAINDER_COMBOS:
+        return _no_remainder()
     uniq, inverse = np.unique((pairs[:, 0] << 16) | pairs[:, 1], return_inverse=True)
     if len(uniq) * combos > REMAINDER_BUDGET:
-        return k, [offsets, entry, open_states, ropen, rem]
+        return _no_remainder()
     states = _States(n_stops, lcols, walk)  # the open states' transitions, which the remainder table walks
     ids = np.array([states.id(int(x) >> 16, int(x) & 0xFFFF) for x in uniq.tolist()], dtype=np.int64)
     states.close()
@@ -147,10 +159,9 @@ def _walk_tables(n_stops: IntArray, lcols: IntArray, walk: tuple[IntArray, ...],
     table_rem = remainder_table(states.packed()[ids], n_stops, lcols, walk[0], walk[1], walk[2], walk[3], walk[5],
                                 trans, nxt)
     top = int(table_rem.max(initial=0))
-    if int(table_rem.min(initial=0)) >= 0 and top <= REM_MAX and int(table[:, 0].max()) + 255 * top < 1 << 31:
-        ropen = inverse.reshape(-1).astype(np.int64) * combos  # row i of the table is state ids[i]
-        rem = table_rem.reshape(-1).astype(REM_DTYPE)
-    return k, [offsets, entry, open_states, ropen, rem]
+    if int(table_rem.min(initial=0)) < 0 or top > REM_MAX or int(table[:, 0].max()) + 255 * top >= 1 << 31:
+        return _no_remainder()
+    return inverse.reshape(-1).astype(np.int64) * combos, table_rem.reshape(-1).astype(REM_DTYPE)  # row i: ids[i]
 
 
 def compile_model(ra: ReelArrays, t: PayTables, key: ModelKey, line_rows: IntArray, sym: IntArray,

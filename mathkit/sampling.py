@@ -2,7 +2,8 @@
 
 ``mathkit par`` and ``mathkit export --xlsx`` hand it to :func:`mathkit.par.build_sheet`, which
 calls it with the routes its exact analysis leaves out (a sheet needing none never calls it).
-Importing this module loads nothing of the simulator: the sampler imports
+Importing this module loads nothing of the simulator (not even the :mod:`mathkit.sim` package: a one-shot
+``mathkit par`` of a game with nothing to sample never loads it): the sampler imports
 :mod:`mathkit.sim.routes` on its first call.
 """
 
@@ -12,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..mixture import RouteSample
+    from .game import Game
+    from .mixture import RouteSample
 
 __all__ = ["route_sampler"]
 
@@ -34,13 +35,13 @@ def route_sampler(game: Game, rounds: int | None, seed: int | None, *, reels: st
     """
     if rounds == 0:
         return None
-    from ..mixture import DEFAULT_ROUNDS, DEFAULT_SEED
+    from .mixture import DEFAULT_ROUNDS, DEFAULT_SEED
 
     n = DEFAULT_ROUNDS if rounds is None else rounds
     s = DEFAULT_SEED if seed is None else seed
 
     def sample(routes: Sequence[str]) -> Mapping[str, RouteSample]:
-        from .routes import sample_routes  # only a sheet with parts to sample loads the simulator
+        from .sim.routes import sample_routes  # only a sheet with parts to sample loads the simulator
 
         return sample_routes(game, routes, n, seed=s, reels=reels, lines=lines, coins=coins)
 
