@@ -10,9 +10,9 @@ export PLOTLY_RENDERER ?= notebook
 .PHONY: lab app test test-fast lint typecheck bench render browser fuzz clean venv
 
 # `make venv` installs, then compiles every kernel once (numba's disk cache and the ahead-of-time
-# extension, python -m mathkit.warmup); later runs only check that the kernels match their sources.
+# extension, python -m mathkit.dev.warmup); later runs only check that the kernels match their sources.
 venv: $(STAMP)
-	@$(BIN)/python -m mathkit.warmup
+	@$(BIN)/python -m mathkit.dev.warmup
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,13 +21,13 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 lab: venv
-	$(BIN)/python -m mathkit.labsetup
+	$(BIN)/python -m mathkit.dev.labsetup
 	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/workbench.ipynb
 
 # the workbench as an app (Voilà: no code, no notebook interface) on http://127.0.0.1:$(APP_PORT)/
 APP_PORT ?= 8866
 app: $(STAMP)
-	$(BIN)/python -m mathkit.labsetup --quiet
+	$(BIN)/python -m mathkit.dev.labsetup --quiet
 	@echo "workbench app: http://127.0.0.1:$(APP_PORT)/  (Ctrl-C stops it)"
 	$(BIN)/voila notebooks/workbench.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT) --no-browser
 
@@ -37,7 +37,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 
 test: venv lint
-	$(BIN)/python -m mathkit.labsetup --quiet
+	$(BIN)/python -m mathkit.dev.labsetup --quiet
 	$(BIN)/python -m pytest
 
 test-fast: venv
@@ -56,7 +56,7 @@ bench: venv
 
 # reviewer HTML (outputs only) in docs/rendered/, the same with the code in docs/rendered/code/; all offline
 render: $(STAMP)
-	$(BIN)/python -m mathkit.render notebooks docs/rendered
+	$(BIN)/mathkit render notebooks docs/rendered
 
 clean:
-	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered fuzz-report.json mathkit/cycle/_aot.*.so mathkit/cycle/_aot.json
+	rm -rf .numba_cache .pytest_cache .mypy_cache .ruff_cache docs/rendered fuzz-report.json mathkit/exact/cycle/_aot.*.so mathkit/exact/cycle/_aot.json

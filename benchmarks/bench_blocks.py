@@ -28,19 +28,19 @@ DYNASTY = Fraction(16727886585643, 17608262765184)
 # Timed in a fresh process, in this tree and in the reference checkout alike (either API).
 SCRIPT = r"""
 import dataclasses, json, os, sys, time
-from mathkit.io import load_game
-from mathkit.cycle import joint_counts
+from mathkit.gamefile.io import load_game
+from mathkit.exact.cycle import joint_counts
 from mathkit.exact import spin
-from mathkit.rtp import component_rtp
-from mathkit.tables import pay_tables
+from mathkit.exact.components import component_rtp
+from mathkit.spin.tables import pay_tables
 if os.environ["STOP_TABLES"] == "1":
-    from mathkit.stage import SpinModel
-    from mathkit.stops import stop_tables
+    from mathkit.laws.stage import SpinModel
+    from mathkit.spin.stops import stop_tables
     def tables(g, rs):
         g = dataclasses.replace(g, reel_sets=(rs,), default_reels=rs.name)
         return stop_tables(g, SpinModel(rs.name))
 else:
-    from mathkit.tables import reel_arrays
+    from mathkit.spin.tables import reel_arrays
     def tables(g, rs):
         return reel_arrays(g, rs)
 
@@ -81,12 +81,12 @@ def run_script(tree: Path, cache: Path) -> dict[str, float]:
 
 
 def new_figures() -> None:
-    from mathkit.cycle import joint_counts
-    from mathkit.io import load_game
+    from mathkit.exact.cycle import joint_counts
+    from mathkit.gamefile.io import load_game
+    from mathkit.laws.stage import SpinModel
     from mathkit.round import rtp_breakdown
-    from mathkit.stage import SpinModel
-    from mathkit.stops import stop_tables
-    from mathkit.tables import pay_tables
+    from mathkit.spin.stops import stop_tables
+    from mathkit.spin.tables import pay_tables
 
     dyn = sum(rtp_breakdown(load_game(ROOT / "data/games/dynasty.toml")).values(), Fraction(0))
     print(f"  Dynasty exact RTP {dyn} ({'unchanged' if dyn == DYNASTY else 'CHANGED from ' + str(DYNASTY)})")

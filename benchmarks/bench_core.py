@@ -16,14 +16,14 @@ from pathlib import Path
 
 from benchmarks.naive import seconds_per_stop
 from benchmarks.timing import Timing, header, measure, measure_process, row
-from mathkit.cycle import joint_counts
 from mathkit.exact import spin
-from mathkit.game import Game, ReelSet
-from mathkit.io import load_game
-from mathkit.rtp import component_rtp
-from mathkit.stage import SpinModel
-from mathkit.stops import StopTables, stop_tables
-from mathkit.tables import pay_tables
+from mathkit.exact.components import component_rtp
+from mathkit.exact.cycle import joint_counts
+from mathkit.gamefile.io import load_game
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Game, ReelSet
+from mathkit.spin.stops import StopTables, stop_tables
+from mathkit.spin.tables import pay_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 ANCHOR = ROOT.parent / "shared" / "anchors" / "sizzling-hot.json"
@@ -81,9 +81,9 @@ def bench_sizzling() -> None:
 
 def bench_cache_and_import() -> None:
     # a new process: the first call loads the kernels compiled at install (nothing compiles)
-    code = ("import time,dataclasses;from mathkit.io import load_game;from mathkit.tables import pay_tables;"
-            "from mathkit.cycle import joint_counts;from mathkit.stage import SpinModel;"
-            "from mathkit.stops import stop_tables;g=load_game('data/games/benchmark_5x3.toml');t=pay_tables(g);"
+    code = ("import time,dataclasses;from mathkit.gamefile.io import load_game;from mathkit.spin.tables import pay_tables;"
+            "from mathkit.exact.cycle import joint_counts;from mathkit.laws.stage import SpinModel;"
+            "from mathkit.spin.stops import stop_tables;g=load_game('data/games/benchmark_5x3.toml');t=pay_tables(g);"
             "st=stop_tables(g,SpinModel('base'));c=time.process_time();w=time.perf_counter();joint_counts(t,st);"
             "print(time.process_time()-c,time.perf_counter()-w)")
     firsts = []

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from benchmarks.timing import Timing, header, measure, row
 from mathkit.exact import spin
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.par import build_par
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.report.par import build_par
 from mathkit.round import analyse
 from mathkit.round import rtp_breakdown as rtp_with_features
 

@@ -22,9 +22,9 @@ from pathlib import Path
 from benchmarks.naive import seconds_per_stop
 from mathkit.features.cash_stacks import CashStacks
 from mathkit.features.heights import VariableHeights
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.par import build_par
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.report.par import build_par
 from mathkit.round import rtp_breakdown
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.simulate import simulate
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.sim import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "data" / "games" / "prince_of_riches.toml"

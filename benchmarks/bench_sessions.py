@@ -14,7 +14,7 @@ Baselines, measured here in the same run:
 * *naive*: the chain pushed state by state — for every win, the whole vector of
   bankrolls shifted and added (numpy, no FFT): what a first implementation does.
   Timed on the first spins and extrapolated with the grid's size, spin by spin;
-* *plain*: :func:`mathkit.markov.bankroll.run_plain`, one FFT convolution a spin
+* *plain*: :func:`mathkit.chains.markov.bankroll.run_plain`, one FFT convolution a spin
   (timed in full for Dynasty, on the first 1,000 spins for Sizzling Hot, extrapolated);
 * *simulated*: the simulator's session mode, and the precision it reaches on P(ahead)
   in the CPU time the exact solution takes.
@@ -33,12 +33,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from mathkit.io import load_game
-from mathkit.markov.bankroll import run_plain
-from mathkit.markov.lattice import lattice_law
+from mathkit.chains.markov.bankroll import run_plain
+from mathkit.chains.markov.lattice import lattice_law
+from mathkit.gamefile.io import load_game
 from mathkit.sessions import SessionPlay, play_law, solve
+from mathkit.sim.players import simulate_sessions
 from mathkit.sim.results import Z99
-from mathkit.sim.sessions import simulate_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
@@ -57,7 +57,7 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
 def naive_spins(units: npt.NDArray[np.int64], probs: FloatArray, b: int, x0: int, top: int, spins: int) -> FloatArray:
     """The chain, spin by spin, every win shifted and added over the whole grid; the survival curve.
 
-    What leaves the top of the grid keeps playing (the grid is as in :mod:`mathkit.markov.bankroll`);
+    What leaves the top of the grid keeps playing (the grid is as in :mod:`mathkit.chains.markov.bankroll`);
     its mass is what the spin's total lost apart from the busted.
     """
     on = units < top

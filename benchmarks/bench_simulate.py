@@ -36,14 +36,14 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from mathkit.dask_runner import block_streams
-from mathkit.game import Game
-from mathkit.io import load_game
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.sim.cluster import block_streams
 from mathkit.sim.kernels import play_block
 from mathkit.sim.layout import A_PLAYS, A_TOTAL
 from mathkit.sim.rng import generator_state
 from mathkit.sim.spec import compile_game
-from mathkit.tables import pay_tables, reel_arrays
+from mathkit.spin.tables import pay_tables, reel_arrays
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
@@ -54,8 +54,8 @@ REFERENCE = "4bfd55f"  # the last simulator before the feature blocks (as in ben
 # simulate() end to end, timed in a fresh process in either tree: best CPU and wall of a few runs
 _RATE = r"""
 import json, sys, time
-from mathkit.io import load_game
-from mathkit.simulate import simulate
+from mathkit.gamefile.io import load_game
+from mathkit.sim import simulate
 spins = int(sys.argv[1])
 out = {}
 for name in sys.argv[2:]:
@@ -77,11 +77,11 @@ IntArray = npt.NDArray[np.int64]
 _COLD = """
 import time, numpy as np
 t0 = time.perf_counter()
-from mathkit.io import load_game
+from mathkit.gamefile.io import load_game
 from mathkit.sim.spec import compile_game
 from mathkit.sim.kernels import play_block
 from mathkit.sim.rng import generator_state
-from mathkit.dask_runner import block_streams
+from mathkit.sim.cluster import block_streams
 t1 = time.perf_counter()
 spec = compile_game(load_game({game!r}))
 t2 = time.perf_counter()

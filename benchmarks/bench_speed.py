@@ -5,7 +5,7 @@ Targets, judged on CPU time (wall beside it; see :mod:`benchmarks.timing`):
 * a one-shot ``mathkit par data/games/sizzling_hot.toml --reels rtp99 --json`` ≤ 0.35 s, and ≤ 3× a
   ``python -c "import numpy"`` process timed in the same run;
 * the first ``mathkit par`` in a new process as fast as the next ones (the kernels compiled at
-  install: ``python -m mathkit.warmup``);
+  install: ``python -m mathkit.dev.warmup``);
 * the benchmark game's full distribution ≤ 25 ms on one core;
 * the threaded kernel ≥ 1.6× faster than the serial one on 2 idle cores at 2.5·10⁹ stops (a
   wall-time ratio: it needs idle cores, the load is printed); a 1.9·10¹⁰-stop cycle ≤ 1 s on 2 cores;
@@ -25,14 +25,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.timing import Timing, header, measure, measure_process, row
-from mathkit.cycle import joint_counts, kernels
-from mathkit.game import Game, ReelSet
-from mathkit.io import load_game
-from mathkit.par import build_par
-from mathkit.stage import SpinModel
-from mathkit.stops import StopTables, stop_tables
-from mathkit.tables import pay_tables
-from mathkit.warmup import ready
+from mathkit.dev.warmup import ready
+from mathkit.exact.cycle import joint_counts, kernels
+from mathkit.gamefile.io import load_game
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Game, ReelSet
+from mathkit.report.par import build_par
+from mathkit.spin.stops import StopTables, stop_tables
+from mathkit.spin.tables import pay_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
@@ -151,7 +151,7 @@ def dynasty() -> None:
     print("Dynasty: full PAR sheet (free spins, gamble)")
     header()
     row("full PAR sheet, repeated", measure(lambda: build_par(game, parallel=True), 5), 0.5)
-    code = "from mathkit.io import load_game;from mathkit.par import build_par;build_par(load_game(" \
+    code = "from mathkit.gamefile.io import load_game;from mathkit.report.par import build_par;build_par(load_game(" \
            "'data/games/dynasty.toml'),parallel=True)"
     row("first PAR sheet in a new process (whole process)", measure_process([sys.executable, "-c", code], 3), 1.5)
     row("mathkit par dynasty.toml --json (whole process)",

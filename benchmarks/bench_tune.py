@@ -19,10 +19,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
 
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.sensitivity import pay_sensitivity, symbol_sensitivity, with_reel_set
-from mathkit.tune import TOLERANCE, Target, TargetSet, TuneResult, measure, tune, tune_variants
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.report.sensitivity import pay_sensitivity, symbol_sensitivity, with_reel_set
+from mathkit.tuner import TOLERANCE, Target, TargetSet, TuneResult, measure, tune, tune_variants
 
 T = TypeVar("T")
 DYNASTY = "data/games/dynasty.toml"

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = r"""
 import dataclasses, json, random, time
 from fractions import Fraction
-from mathkit.io import load_game
+from mathkit.gamefile.io import load_game
 from mathkit.round import Engine, rtp_breakdown
 from mathkit.features.overlay_wilds import OverlayWilds
 
@@ -75,7 +75,7 @@ elif MODE == "overlay":
     _, cpu2, wall2 = timed(lambda: [eng2.means(o.forced(i)) for i in sample])
     out["naive"] = (cpu2 / len(sample) * total, wall2 / len(sample) * total, len(sample))
 elif MODE == "par":
-    from mathkit.par import build_sheet
+    from mathkit.report.par import build_sheet
     sheet, cpu, wall = timed(lambda: build_sheet(g))
     out["par"] = (cpu, wall, sheet.sd_moments.value, sheet.sd_moments.method)
 elif MODE == "sigma_naive":

@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.bench_simulate import best_of, kernel_rate
-from mathkit.dask_runner import block_streams
-from mathkit.io import load_game
-from mathkit.simulate import simulate
+from mathkit.gamefile.io import load_game
+from mathkit.sim import simulate
+from mathkit.sim.cluster import block_streams
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "data" / "games" / "warlords.toml"

@@ -21,7 +21,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from mathkit.widgets import Workbench, build_workbench
+from mathkit.workbench import Workbench, build_workbench
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
@@ -68,7 +68,7 @@ KERNEL_CODE = """
 import json, random, sys
 sys.path.insert(0, {root!r})
 from benchmarks.bench_workbench import swap_edit
-from mathkit.widgets import build_workbench
+from mathkit.workbench import build_workbench
 wb = build_workbench({path!r}, mode="sync")
 wb._repr_mimebundle_()  # as when displayed: the figure's state goes to the front end
 rng = random.Random(5)

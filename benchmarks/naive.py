@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from mathkit.game import Game
+from mathkit.model.game import Game
 
 
 def _line_win(game: Game, symbols: list[str]) -> int:

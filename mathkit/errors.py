@@ -6,7 +6,7 @@ and what would be right.  A :class:`GameError` is a bad game file or game
 object; a :class:`ModelError` is a game that is well formed but cannot be
 analysed as asked (a feature that never ends, a kernel limit); a
 :class:`LimitError` is a computation refused before it starts because it
-would outgrow a resource limit (see :mod:`mathkit.bounds`).
+would outgrow a resource limit (see :mod:`mathkit.model.bounds`).
 
 Errors raised deep inside an analysis rarely know the file or the feature:
 :func:`located` fills them in on the way out, where they are known, without

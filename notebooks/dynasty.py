@@ -38,10 +38,10 @@ SEED = 20240503
 from IPython.display import Markdown, display
 
 from mathkit import plots
-from mathkit.io import load_game
-from mathkit.par import build_par
-from mathkit.render import cross_check, feature_tables, paytable_table, readings_table, summary_table
-from mathkit.simulate import simulate
+from mathkit.dev.render import cross_check, feature_tables, paytable_table, readings_table, summary_table
+from mathkit.gamefile.io import load_game
+from mathkit.report.par import build_par
+from mathkit.sim import simulate
 
 game = load_game(GAME)
 readings_table(game)

@@ -53,13 +53,13 @@ from fractions import Fraction
 from IPython.display import Markdown
 
 from mathkit import plots
+from mathkit.chains.markov import ABSORB, RewardChain
+from mathkit.dev.render import Table, cross_check
 from mathkit.exact import spin
-from mathkit.io import load_game, loads_game
-from mathkit.markov import ABSORB, RewardChain
-from mathkit.par import build_par
-from mathkit.render import Table, cross_check
-from mathkit.rtp import component_rtp
-from mathkit.simulate import simulate
+from mathkit.exact.components import component_rtp
+from mathkit.gamefile.io import load_game, loads_game
+from mathkit.report.par import build_par
+from mathkit.sim import simulate
 
 # %% [markdown]
 # ## 1. Counting the cycle
@@ -81,9 +81,9 @@ Table(("figure", "by hand", "mathkit"),
 # %% [markdown]
 # **Two routes on a real game.**
 # The RTP needs no enumeration: a line's symbols are independent across reels.
-# So per-reel symbol counts give every pay combination's hits directly (`mathkit.rtp`).
+# So per-reel symbol counts give every pay combination's hits directly (`mathkit.exact.components`).
 # Variance, hit frequency and tails need the law of the *sum* of all lines' wins.
-# So the cycle itself is enumerated, by meeting in the middle (`mathkit.cycle`).
+# So the cycle itself is enumerated, by meeting in the middle (`mathkit.exact.cycle`).
 # Reels 1–3 are reduced to a state: the win already fixed, the scatters seen, and the class of each line still alive.
 # Equal states are grouped: thousands of stop triples collapse onto a few hundred states.
 # Each group then meets reels 4–5 once, with counts multiplied.
@@ -167,7 +167,7 @@ Table(("figure (10 spins awarded)", "closed form (exact)", "chain solved (float6
 
 # %% [markdown]
 # ## 3. The simulation cross-check
-# The simulator (`mathkit.simulate`) is a literal player.
+# The simulator (`mathkit.sim`) is a literal player.
 # It draws stops with a seeded generator, reads the window, pays lines and scatters, and plays any feature spin by spin.
 # It shares only the game model and the window evaluation with the exact engine.
 # So an error in the counting would show up as a disagreement.

@@ -40,10 +40,10 @@ import plotly.graph_objects as go
 from IPython.display import Markdown, display
 
 from mathkit import plots
-from mathkit.io import load_game
-from mathkit.par import build_par
-from mathkit.render import Table, cross_check, feature_tables, readings_table, summary_table
-from mathkit.simulate import simulate
+from mathkit.dev.render import Table, cross_check, feature_tables, readings_table, summary_table
+from mathkit.gamefile.io import load_game
+from mathkit.report.par import build_par
+from mathkit.sim import simulate
 
 game = load_game(GAME)
 readings_table(game)

@@ -23,7 +23,7 @@
 # That win (base spin and free spins) is drawn from the exact distribution of the PAR sheet.
 # The player stops when the bankroll is below the bet, or after the last spin.
 # The chain is solved on the bankroll in steps of the wins' common divisor, in float64, with its rounding error bounded.
-# No probability is cut by the bankroll grid (see `mathkit.markov.session`).
+# No probability is cut by the bankroll grid (see `mathkit.chains.markov.session`).
 
 # %% tags=["parameters"]
 import os
@@ -40,10 +40,10 @@ SEED = 1717
 from IPython.display import Markdown
 
 from mathkit import plots
-from mathkit.io import load_game
-from mathkit.render import Table
+from mathkit.dev.render import Table
+from mathkit.gamefile.io import load_game
 from mathkit.sessions import bankroll_table, play_law, solve, strategy, table_rows, with_strategy
-from mathkit.sim.sessions import simulate_sessions
+from mathkit.sim.players import simulate_sessions
 
 game = load_game(GAME)
 play = play_law(game)  # the whole play's exact law at the default bet (25 lines × 1 coin)

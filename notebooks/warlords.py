@@ -37,12 +37,12 @@ import plotly.graph_objects as go
 from IPython.display import Markdown, display
 
 from mathkit import plots
+from mathkit.dev.render import Table, feature_tables, readings_table
 from mathkit.errors import ModelError
-from mathkit.io import load_game
-from mathkit.par import Z, build_sheet
-from mathkit.render import Table, feature_tables, readings_table
+from mathkit.gamefile.io import load_game
+from mathkit.report.par import Z, build_sheet
+from mathkit.sim import simulate
 from mathkit.sim.routes import sample_routes
-from mathkit.simulate import simulate
 
 game = load_game(GAME)
 readings_table(game)

@@ -44,7 +44,7 @@ from IPython.display import HTML, display
 RENDER = bool(os.environ.get("MATHKIT_RENDER"))  # a reviewer's HTML: no kernel behind the widgets
 loading = display(HTML("<b>⏳ Loading mathkit…</b> <small>(the first run on a machine compiles the exact kernels: up to a minute)</small>"),
                   display_id=True)
-from mathkit.widgets import build_workbench
+from mathkit.workbench import build_workbench
 
 loading.update(HTML("<b>⏳ Loading the game, its exact RTP and the worker for σ and the distribution…</b>"))
 wb = build_workbench(GAME, DATA_DIR, mode="sync" if RENDER else MODE, live_figures=not RENDER)
@@ -65,14 +65,14 @@ if RENDER:
 # ## Comparing two versions
 #
 # What a variant changes and what it does to the figures, as a reviewer would receive an RTP variant.
-# Here: the game of `COMPARE` against the variant the tuner (`mathkit.tune`) makes for the RTP given.
+# Here: the game of `COMPARE` against the variant the tuner (`mathkit.tuner`) makes for the RTP given.
 # Each figure is exact where it says so; Δ is B − A.
 
 # %%
 from fractions import Fraction
 
-from mathkit.io import load_game
-from mathkit.tune import tune
+from mathkit.gamefile.io import load_game
+from mathkit.tuner import tune
 from mathkit.workbench.compare import compare_games, comparison_html
 from mathkit.workbench.model import resolve_data_dir
 

@@ -5,7 +5,7 @@ it reads the frozen game dataclasses and nothing else, visits every stop
 combination of a reel set, builds the window from the strips and pays it by
 the rules, in plain Python, written out the long way.
 
-The rules (as stated in :mod:`mathkit.evaluate`)
+The rules (as stated in :mod:`mathkit.spin.evaluate`)
 ------------------------------------------------
 * A line pays left to right from reel 1.  For every pay entry the run is the
   number of leading positions whose symbol counts towards it: the symbol
@@ -43,7 +43,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from mathkit.game import Game, PayEntry
+from mathkit.model.game import Game, PayEntry
 
 __all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "digit_value", "scatter_bet"]
 
@@ -292,7 +292,7 @@ ColumnDigit = Callable[[int, tuple[str, ...]], int]
 
 @dataclass(frozen=True)
 class BruteSpin:
-    """A full-cycle visit of one modified spin (a :class:`mathkit.stage.SpinModel`), in integers.
+    """A full-cycle visit of one modified spin (a :class:`mathkit.laws.stage.SpinModel`), in integers.
 
     ``distribution``: ``{total win: weight}``; ``joint``: ``{(total win, digit values): weight}``
     (digits in the order asked); ``credits``: credits over the cycle by component (``lines`` or

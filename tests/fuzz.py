@@ -2,7 +2,7 @@
 
 Each case is a base game and one to three mutations (``tests/fuzz_mutate.py``): of
 any field of the format, of the ranges the bounds contract guards, or of the text
-itself.  The file is written and loaded with :func:`mathkit.io.load_game`.  What
+itself.  The file is written and loaded with :func:`mathkit.gamefile.io.load_game`.  What
 must hold:
 
 * every failure is a :class:`~mathkit.errors.GameError` or
@@ -147,8 +147,8 @@ def _cli(seed: int, index: int, path: Path, *, heavy: bool = False) -> tuple[str
 def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
     """Make, load and analyse case ``index``; the outcome as a JSON-ready dict."""
     from mathkit.errors import GameError, LimitError, ModelError
-    from mathkit.io import dump_game, load_game, loads_game
-    from mathkit.par import build_par
+    from mathkit.gamefile.io import dump_game, load_game, loads_game
+    from mathkit.report.par import build_par
 
     base, data, mutations = make_case(seed, index)
     path = folder / f"case_{index}.toml"

@@ -9,7 +9,7 @@ that the exception behind an exit status 2 can be read, and says what is wrong:
 
 * an exit status other than 0, 1 or 2, a traceback of an exception mathkit did not
   raise itself (a ``ValueError`` or ``TypeError`` from deep inside, which
-  :func:`mathkit.cliargs.run` would otherwise print as a bare one-line message),
+  :func:`mathkit.cli.args.run` would otherwise print as a bare one-line message),
   or ``internal error``;
 * an exit status 2 without an ``error:`` or ``usage:`` message;
 * ``--json`` output that is not JSON.

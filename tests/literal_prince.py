@@ -20,7 +20,7 @@ file), vectorised over many rounds with numpy:
   at the current height, its SCATTERs may add games, and after it the window grows
   one row with the probability of its height.
 
-This is a test oracle, not the product's simulator (:mod:`mathkit.simulate` is).
+This is a test oracle, not the product's simulator (:mod:`mathkit.sim` is).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from mathkit.game import Game
+from mathkit.model.game import Game
 
 __all__ = ["LiteralPrince", "Tally"]
 

@@ -15,7 +15,7 @@ order, so its rounds can be compared with the compiled driver's one by one:
   and free spin's stops; the final chance (``u < total weight``: the scatter first, then
   the coins in order) and its cell (the ``u``-th of the free cells of its reels).
 
-Line wins come from :func:`mathkit.evaluate.evaluate` (the one line rule); everything
+Line wins come from :func:`mathkit.spin.evaluate.evaluate` (the one line rule); everything
 else — overlays, battle, held cells, the final chance, the three free-spin games, the
 cap — is written out here from the rules.  This is a test oracle, not the simulator.
 """
@@ -28,9 +28,9 @@ from math import lcm
 
 import numpy as np
 
-from mathkit.evaluate import evaluate
-from mathkit.game import Game
-from mathkit.tables import pay_tables
+from mathkit.model.game import Game
+from mathkit.spin.evaluate import evaluate
+from mathkit.spin.tables import pay_tables
 
 __all__ = ["LiteralWarlords"]
 

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from mathkit.cycle import joint_counts
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.rtp import component_rtp
-from mathkit.stage import SpinModel
-from mathkit.stops import stop_tables
-from mathkit.tables import pay_tables
+from mathkit.exact.components import component_rtp
+from mathkit.exact.cycle import joint_counts
+from mathkit.gamefile.io import load_game
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Game
+from mathkit.spin.stops import stop_tables
+from mathkit.spin.tables import pay_tables
 
 REPO = Path(__file__).resolve().parents[1]
 ANCHOR = REPO.parent / "shared" / "anchors" / "sizzling-hot.json"

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from brute import brute_force
 
-from mathkit.bounds import MAX_WIN, check_bet, limits
 from mathkit.errors import GameError, LimitError, ModelError
 from mathkit.exact import spin
-from mathkit.io import dump_game, load_game, loads_game
-from mathkit.par import build_par
+from mathkit.gamefile.io import dump_game, load_game, loads_game
+from mathkit.model.bounds import MAX_WIN, check_bet, limits
+from mathkit.report.par import build_par
 from mathkit.round import rtp_breakdown
 
 # 3 reels × 1 row, strips "A B S" (S a scatter), one line: 27 outcomes.
@@ -248,7 +248,7 @@ def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_the_simulator_checks_the_bet_and_the_plays(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mathkit.simulate import simulate
+    from mathkit.sim import simulate
 
     game = loads_game(game_text(coins="[1, 2]"), "g.toml")
     with pytest.raises(GameError) as info:

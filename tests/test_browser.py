@@ -33,10 +33,10 @@ from typing import Any
 
 import pytest
 
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.labsetup import notebooks_from_sources
-from mathkit.rtp import component_rtp
+from mathkit.dev.labsetup import notebooks_from_sources
+from mathkit.exact.components import component_rtp
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
@@ -357,7 +357,7 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
 
 def distribution_title(game: Game) -> str:
     """The distribution panel's title for ``game`` (its hit frequency from the exact PAR sheet)."""
-    from mathkit.par import build_par
+    from mathkit.report.par import build_par
 
     return f"P(win ≥ x × bet) (P(no win) = {float(1 - build_par(game).hit_frequency.value):.4f})"
 
@@ -373,7 +373,7 @@ def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, Any]]:
     """
     from playwright.sync_api import expect
 
-    from mathkit.par import build_par
+    from mathkit.report.par import build_par
     from mathkit.workbench import views
 
     strip = list(game.reel_set().strips[1])
@@ -504,7 +504,7 @@ def voila_url_games(url: str) -> str:
 @pytest.fixture(scope="module")
 def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """JupyterLab as ``make lab`` starts it, on temporary workbench notebooks and games (Lab autosaves)."""
-    from mathkit.labsetup import main as labsetup
+    from mathkit.dev.labsetup import main as labsetup
 
     tmp = tmp_path_factory.mktemp("lab")
     notebooks = tmp / "notebooks"
@@ -605,7 +605,7 @@ def test_rendered_workbench_reads_offline(tmp_path: Path, page: Any) -> None:
     """``make render``'s workbench page in chromium with the network cut: no request, every widget drawn."""
     from playwright.sync_api import expect
 
-    from mathkit.render import render_notebook
+    from mathkit.dev.render import render_notebook
 
     games = tmp_path / "games"
     shutil.copytree(ROOT / "data" / "games", games)

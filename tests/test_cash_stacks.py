@@ -18,10 +18,10 @@ from mathkit.errors import GameError
 from mathkit.features.cash_stacks import CashStacks, chain_positions
 from mathkit.features.heights import VariableHeights
 from mathkit.features.jackpots import Jackpots
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
-from mathkit.io import dump_game, load_game, loads_game
+from mathkit.gamefile.io import dump_game, load_game, loads_game
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.model.validate import validate_game
 from mathkit.round import analyse
-from mathkit.validate import validate_game
 
 PRIZES = ("P", "J")
 

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from mathkit.chains.ladder import GambleOption
 from mathkit.checks import CHECK_NAMES, PROFILES, Check, run_checks
 from mathkit.cli import main
+from mathkit.exact.components import component_rtp
 from mathkit.features.cap import Cap
 from mathkit.features.free_spins import FreeSpins
 from mathkit.features.gamble import Gamble
-from mathkit.gamble import GambleOption
-from mathkit.game import Game, PayEntry, Reading, Symbol
-from mathkit.io import load_game, save_game
-from mathkit.par import build_par
-from mathkit.rtp import component_rtp
+from mathkit.gamefile.io import load_game, save_game
+from mathkit.model.game import Game, PayEntry, Reading, Symbol
+from mathkit.report.par import build_par
 
 BENCH = "data/games/benchmark_5x3.toml"
 CLASSIC = "data/games/classic_3reel.toml"

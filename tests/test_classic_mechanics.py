@@ -28,13 +28,13 @@ from test_engine_property import (
 
 from mathkit.cli import main
 from mathkit.errors import GameError
-from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
-from mathkit.io import dump_game, load_game, loads_game
-from mathkit.par import build_par
-from mathkit.rtp import component_rtp
-from mathkit.sensitivity import pay_sensitivity
-from mathkit.simulate import simulate
-from mathkit.validate import validate_game
+from mathkit.exact.components import component_rtp
+from mathkit.gamefile.io import dump_game, load_game, loads_game
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
+from mathkit.model.validate import validate_game
+from mathkit.report.par import build_par
+from mathkit.report.sensitivity import pay_sensitivity
+from mathkit.sim import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = ROOT / "data" / "games" / "classic"

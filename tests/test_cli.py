@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from mathkit.cli import main
-from mathkit.io import load_game
-from mathkit.rtp import component_rtp
+from mathkit.exact.components import component_rtp
+from mathkit.gamefile.io import load_game
 
 BENCH = "data/games/benchmark_5x3.toml"
 CLASSIC = "data/games/classic_3reel.toml"

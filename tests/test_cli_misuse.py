@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from mathkit import par as par_module
 from mathkit.cli import main
+from mathkit.report import par as par_module
 
 CLASSIC = "data/games/classic_3reel.toml"  # 1 line, coins [1, 2, 3]
 BENCH = "data/games/benchmark_5x3.toml"  # 30 paylines

@@ -1,14 +1,14 @@
-"""The lines driver's kept plans (mathkit/cycle/plan.py): reused for the same inputs, never for changed ones."""
+"""The lines driver's kept plans (mathkit/exact/cycle/plan.py): reused for the same inputs, never for changed ones."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from mathkit.cycle import joint_counts, kernels, plan
-from mathkit.io import load_game
-from mathkit.stage import SpinModel
-from mathkit.stops import stop_tables
-from mathkit.tables import pay_tables
+from mathkit.exact.cycle import joint_counts, kernels, plan
+from mathkit.gamefile.io import load_game
+from mathkit.laws.stage import SpinModel
+from mathkit.spin.stops import stop_tables
+from mathkit.spin.tables import pay_tables
 
 
 def cells(jc: object) -> list[tuple[int, int, int]]:

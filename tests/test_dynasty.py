@@ -17,12 +17,12 @@ import numpy.typing as npt
 import pytest
 from scipy import fft as sfft
 
+from mathkit.chains.ladder import Always, Never, UntilTarget, check_fair, ladder_distribution
 from mathkit.features.free_spins import FreeSpins
 from mathkit.features.gamble import Gamble, gamble_lines, ladder_arrays
-from mathkit.gamble import Always, Never, UntilTarget, check_fair, ladder_distribution
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.par import ParSheet, build_par
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.report.par import ParSheet, build_par
 from mathkit.round import Engine, analyse, rtp_breakdown
 
 IntArray = npt.NDArray[np.int64]

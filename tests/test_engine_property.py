@@ -20,13 +20,13 @@ from brute import BruteResult, brute_force, scatter_bet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mathkit.cycle import joint_counts
-from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
-from mathkit.rtp import ComponentRTP, component_rtp
-from mathkit.stage import SpinModel
-from mathkit.stops import stop_tables
-from mathkit.tables import pay_tables
-from mathkit.validate import validate_game
+from mathkit.exact.components import ComponentRTP, component_rtp
+from mathkit.exact.cycle import joint_counts
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
+from mathkit.model.validate import validate_game
+from mathkit.spin.stops import stop_tables
+from mathkit.spin.tables import pay_tables
 
 MAX_OUTCOMES = 20_000  # stop combinations the brute force visits per example
 
@@ -458,7 +458,7 @@ def test_ways_engine_equals_brute_force(case: tuple[Game, int | None, int]) -> N
 @pytest.mark.parametrize("path", ["data/games/benchmark_5x3.toml", "data/games/dynasty.toml"])
 def test_parallel_kernel_equals_serial(path: str) -> None:
     # the parallel combine splits the groups over threads; the counts must not change by a single outcome
-    from mathkit.io import load_game
+    from mathkit.gamefile.io import load_game
 
     game = load_game(path)
     t, ra = pay_tables(game), stop_tables(game, SpinModel(game.default_reels))

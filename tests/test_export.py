@@ -11,9 +11,10 @@ import openpyxl
 import pytest
 
 from mathkit.checks import run_checks
+from mathkit.cli.export import cli
+from mathkit.exact.components import component_rtp
 from mathkit.export import (
     ChecksumError,
-    cli,
     diff_games,
     diff_to_dict,
     diff_to_text,
@@ -23,10 +24,9 @@ from mathkit.export import (
     load_any_game,
     write_par_xlsx,
 )
-from mathkit.io import load_game, loads_game
-from mathkit.par import build_par
-from mathkit.report import write_par
-from mathkit.rtp import component_rtp
+from mathkit.export.sheet import write_par
+from mathkit.gamefile.io import load_game, loads_game
+from mathkit.report.par import build_par
 
 GAMES = sorted(Path("data/games").rglob("*.toml"))
 BENCH = "data/games/benchmark_5x3.toml"

@@ -3,7 +3,7 @@
 * :meth:`Engine.line_table` — every line's credits with its cells on a set of reels forced
   to one symbol — priced for any window mask must equal the brute-force visit of the
   spin with those cells forced (weighted strips, remaps and forced cells of the model too).
-* A random overlay (:class:`mathkit.stage.Overlay`): its means, digit law and joint law must
+* A random overlay (:class:`mathkit.laws.stage.Overlay`): its means, digit law and joint law must
   equal the mixture, placement by placement, of brute-force forced spins.
 * :meth:`Engine.reel_laws` multiplied over reels is :meth:`Engine.digit_law`.
 
@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_engine_property import games
 
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.laws.stage import Overlay, SpinModel, cell_bits
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
 from mathkit.round import Engine
-from mathkit.stage import Overlay, SpinModel, cell_bits
 
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -191,7 +191,7 @@ def test_an_overlay_wild_over_a_scatter_lowers_its_count() -> None:
     # every window shows all 3 stops of each reel: 4 scatters (4 pay nothing) unless the wild laid on
     # reel 1, row 1 covers reel 1's scatter, 1 window in 3: then 3 scatters pay 1, so the scatter mean is 1/3
     # (the plain spin's scatter mean is 0, the case a shortcut for line-only overlays must not take)
-    from mathkit.io import loads_game
+    from mathkit.gamefile.io import loads_game
     game = loads_game(COVERED_SCATTER)
     eng = Engine(game)
     assert eng.means(SpinModel("base")).get("scatter", 0) == 0

@@ -26,10 +26,10 @@ from mathkit.features.free_spins import FreeSpins
 from mathkit.features.multiplier_spins import MultiplierFreeSpins
 from mathkit.features.overlay_wilds import OverlayType, OverlayWilds
 from mathkit.features.sticky_spins import StickyFreeSpins
-from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
+from mathkit.laws.stage import HeldCells, SpinModel
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
+from mathkit.model.validate import validate_game
 from mathkit.round import Engine, analyse
-from mathkit.stage import HeldCells, SpinModel
-from mathkit.validate import validate_game
 
 
 # ----------------------------------------------------------------------------- Barbarian

@@ -1,4 +1,4 @@
-"""Tests of mathkit.freespins against answers derived by hand (derivations in the comments)."""
+"""Tests of mathkit.chains.freespins against answers derived by hand (derivations in the comments)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mathkit.errors import ModelError
-from mathkit.features.cap import Cap
-from mathkit.features.free_spins import FreeSpins
-from mathkit.freespins import (
+from mathkit.chains.freespins import (
     FreeSpinChain,
     SpinLaw,
     expected_spins_limited,
@@ -20,8 +17,11 @@ from mathkit.freespins import (
     play_distribution,
     retrigger_rule,
 )
-from mathkit.game import Game
-from mathkit.io import load_game, loads_game
+from mathkit.errors import ModelError
+from mathkit.features.cap import Cap
+from mathkit.features.free_spins import FreeSpins
+from mathkit.gamefile.io import load_game, loads_game
+from mathkit.model.game import Game
 from mathkit.round import Engine, analyse, rtp_breakdown
 
 EMPEROR = FreeSpins(name="free_spins", trigger="EMPEROR", awards=((3, 10),), reels="free", retriggers=((3, 10),),
@@ -228,7 +228,7 @@ def test_trigger_without_scatter_pays_is_still_counted() -> None:
 
 def test_the_fft_grid_stops_where_the_tail_is_below_round_off(monkeypatch: pytest.MonkeyPatch) -> None:
     """A rare jackpot: the grid reaches far less than every spin a jackpot, and the law is the full grid's."""
-    from mathkit.freespins import distribution
+    from mathkit.chains.freespins import distribution
 
     law = SpinLaw.of([0, 5, 20, 50_000, 0], [0, 0, 0, 0, 10], [600, 300, 80, 1, 19])
     chain = FreeSpinChain((law,))

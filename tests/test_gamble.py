@@ -1,4 +1,4 @@
-"""Tests of mathkit.gamble against values derived by hand (derivations in the comments)."""
+"""Tests of mathkit.chains.ladder against values derived by hand (derivations in the comments)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathkit.errors import GameError, ModelError
-from mathkit.gamble import (
+from mathkit.chains.ladder import (
     Always,
     GambleOption,
     Never,
@@ -23,7 +22,8 @@ from mathkit.gamble import (
     ladder_distribution,
     return_ratio,
 )
-from mathkit.gamble import Ladder as Gamble
+from mathkit.chains.ladder import Ladder as Gamble
+from mathkit.errors import GameError, ModelError
 
 COLOUR = GambleOption("colour", 2, F(1, 2))
 SUIT = GambleOption("suit", 4, F(1, 4))

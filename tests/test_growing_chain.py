@@ -25,9 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mathkit.chains.freespins.growing import GrowingChain, HeightGame
 from mathkit.errors import ModelError
-from mathkit.freespins.growing import GrowingChain, HeightGame
-from mathkit.stage import Branch, PlayLaw
+from mathkit.laws.stage import Branch, PlayLaw
 
 
 def game(p_add: Fraction, mean: int, wins: dict[int, Fraction] | None = None, add: int = 2) -> HeightGame:

@@ -1,4 +1,4 @@
-"""Held-cell chains (:mod:`mathkit.markov.held`): by hand, and against a direct recursion over the held cells.
+"""Held-cell chains (:mod:`mathkit.chains.markov.held`): by hand, and against a direct recursion over the held cells.
 
 The direct recursion — ``U(M) = ρ + s(M)·W(M) + Σ_{M' ⊋ M} P(M → M')·U(M')`` over every
 mask, from the fullest down, with each move's probability the product over reels —
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mathkit.chains.markov.held import HeldChain
 from mathkit.errors import ModelError
-from mathkit.markov.held import HeldChain
-from mathkit.stage import Ratios
+from mathkit.laws.stage import Ratios
 
 
 def four_rows() -> HeldChain:

@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from test_engine_property import games
 
 from mathkit.features.hold_respin import HoldRespin
-from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
-from mathkit.io import dump_game, load_game, loads_game
-from mathkit.par import build_par
+from mathkit.gamefile.io import dump_game, load_game, loads_game
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
+from mathkit.model.validate import validate_game
+from mathkit.report.par import build_par
 from mathkit.round import analyse
-from mathkit.stage import SpinModel
-from mathkit.validate import validate_game
 
 
 def tiny() -> Game:

@@ -10,7 +10,7 @@ import pytest
 import tomli_w
 
 from mathkit.errors import GameError
-from mathkit.io import dump_game, game_from_dict, load_game, loads_game, save_game
+from mathkit.gamefile.io import dump_game, game_from_dict, load_game, loads_game, save_game
 
 GAMES = sorted(Path("data/games").rglob("*.toml"))
 TINY = """
@@ -148,7 +148,7 @@ def test_save_refuses_overwrite_and_is_atomic(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(FileExistsError):
         save_game(g, path)
     # a crash while writing leaves the old file whole and no temporary behind
-    import mathkit.io as mio
+    import mathkit.gamefile.io as mio
 
     def boom(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")

@@ -23,15 +23,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_engine_property import games_and_bets, positive
 
-import mathkit.cycle.lines
-from mathkit.cycle import joint_counts, kernels
-from mathkit.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
-from mathkit.io import load_game
-from mathkit.stage import SpinModel
-from mathkit.stops import stop_tables
-from mathkit.tables import pay_tables
-from mathkit.validate import validate_game
-from mathkit.warmup import ready
+import mathkit.exact.cycle.lines
+from mathkit.dev.warmup import ready
+from mathkit.exact.cycle import joint_counts, kernels
+from mathkit.gamefile.io import load_game
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, ScatterPay, Symbol
+from mathkit.model.validate import validate_game
+from mathkit.spin.stops import stop_tables
+from mathkit.spin.tables import pay_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 PROPERTY = settings(max_examples=100, deadline=None,
@@ -94,7 +94,7 @@ def test_one_two_and_six_reels_equal_brute_force(game: Game) -> None:
 def test_threaded_kernels_equal_brute_force(case: tuple[Game, int | None, int], monkeypatch: pytest.MonkeyPatch) -> None:
     # the threaded prefix pass, grouping by hash parts and chunked combine, forced on small cycles
     game, lines, coins = case
-    monkeypatch.setattr(mathkit.cycle.lines, "PARALLEL_MIN", 0)
+    monkeypatch.setattr(mathkit.exact.cycle.lines, "PARALLEL_MIN", 0)
     brute = brute_force(game, lines=lines, coins=coins)
     got, cycle = joint(game, lines=lines, coins=coins, parallel=True)
     assert cycle == brute.cycle
@@ -125,7 +125,7 @@ def test_extension_is_built_at_install() -> None:
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler: the kernels come from numba's cache")
     if not ready():
-        pytest.skip("the kernels were not compiled for these sources yet (python -m mathkit.warmup)")
+        pytest.skip("the kernels were not compiled for these sources yet (python -m mathkit.dev.warmup)")
     assert kernels.aot_status() == "in use"
 
 

@@ -1,4 +1,4 @@
-"""Tests of mathkit.markov against values derived by hand (derivations in the comments)."""
+"""Tests of mathkit.chains.markov against values derived by hand (derivations in the comments)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mathkit.chains.markov import ABSORB, FFT_MIN_SUPPORT, RewardChain, geometric_check
 from mathkit.errors import MathkitError, ModelError
-from mathkit.markov import ABSORB, FFT_MIN_SUPPORT, RewardChain, geometric_check
 
 
 def two_state() -> RewardChain:

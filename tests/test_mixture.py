@@ -1,4 +1,4 @@
-"""The round's law as an exact part mixed with sampled routes (mathkit/mixture.py), and the route sampler.
+"""The round's law as an exact part mixed with sampled routes (mathkit/laws/mixture.py), and the route sampler.
 
 The mixed figures are checked against values worked out by hand from hand-built parts (the Wilson
 interval written out here from its formula); the sampler's conditional law of a forced overlay type
@@ -17,8 +17,8 @@ import pytest
 from test_simulate_warlords import OVERLAY_TOY
 
 from mathkit.errors import ModelError
-from mathkit.io import load_game, loads_game
-from mathkit.mixture import RoundPart, RouteSample, mix
+from mathkit.gamefile.io import load_game, loads_game
+from mathkit.laws.mixture import RoundPart, RouteSample, mix
 from mathkit.round import analyse
 from mathkit.sim.routes import sample_routes
 
@@ -163,7 +163,7 @@ def test_par_json_is_reproducible_and_tagged(tmp_path: Path, capsys: pytest.Capt
     from test_free_spin_games import samurai
 
     from mathkit.cli import main
-    from mathkit.io import dump_game
+    from mathkit.gamefile.io import dump_game
 
     path = tmp_path / "sticky.toml"
     path.write_text(dump_game(samurai()[0]))
@@ -198,7 +198,7 @@ def test_text_csv_and_xlsx_show_the_mixed_figures(tmp_path: Path, capsys: pytest
     from test_free_spin_games import samurai
 
     from mathkit.cli import main
-    from mathkit.io import dump_game
+    from mathkit.gamefile.io import dump_game
 
     path = tmp_path / "sticky.toml"
     path.write_text(dump_game(samurai()[0]))
@@ -223,7 +223,7 @@ def test_text_csv_and_xlsx_show_the_mixed_figures(tmp_path: Path, capsys: pytest
     assert str(dist[0][0]).startswith("the whole round's win distribution [exact+sampled]")
     assert any(r[0] == "feature:samurai" for r in dist)
     # `mathkit export --xlsx` samples the same parts with the same flags: the same distribution sheet
-    from mathkit.export.cli import cli as export_cli
+    from mathkit.cli.export import cli as export_cli
 
     assert export_cli([str(path), "--xlsx", str(tmp_path / "e.xlsx"), *flags]) == 0
     exported = [r for r in load_workbook(tmp_path / "e.xlsx")["distribution"].iter_rows(values_only=True) if r and r[0]]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mathkit.render import execute, notebook_sources, read_notebook
+from mathkit.dev.render import execute, notebook_sources, read_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"

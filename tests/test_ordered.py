@@ -32,22 +32,23 @@ from test_engine_property import (
     total_distribution,
 )
 
-from mathkit.cycle import joint_counts
+from mathkit.cli.simulate import exact_figures
 from mathkit.errors import GameError
-from mathkit.evaluate import evaluate
+from mathkit.exact.components import component_rtp
+from mathkit.exact.cycle import joint_counts
 from mathkit.features.base import Block
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Role, ScatterPay, Symbol
-from mathkit.io import game_from_dict, game_to_dict, load_game, loads_game
-from mathkit.par import build_par
-from mathkit.play import Const, Force, Stake, Variant, Variants
-from mathkit.report import par_to_csv, par_to_text
+from mathkit.gamefile.io import game_from_dict, game_to_dict, load_game, loads_game
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Role, ScatterPay, Symbol
+from mathkit.model.validate import validate_game
+from mathkit.play.vocabulary import Const, Force, Stake, Variant, Variants
+from mathkit.report.par import build_par
+from mathkit.report.text import par_to_csv, par_to_text
 from mathkit.round import Engine
-from mathkit.rtp import component_rtp
-from mathkit.simulate import exact_figures, simulate
-from mathkit.stage import SpinModel
-from mathkit.stops import stop_tables
-from mathkit.tables import pay_tables
-from mathkit.validate import validate_game
+from mathkit.sim import simulate
+from mathkit.spin.evaluate import evaluate
+from mathkit.spin.stops import stop_tables
+from mathkit.spin.tables import pay_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "data" / "games" / "classic" / "red_white_blue.toml"
@@ -336,7 +337,7 @@ def test_game_without_ordered_entries_keeps_plain_ids() -> None:
 
 
 def test_editing_an_ordered_pay_changes_one_line_of_the_file() -> None:
-    from mathkit.io import dumps_like
+    from mathkit.gamefile.io import dumps_like
     from mathkit.workbench.model import with_line_pay
 
     text = EXAMPLE.read_text(encoding="utf-8")

@@ -23,9 +23,9 @@ from test_free_spin_games import priestess, samurai, sticky_brute, sticky_games
 
 from mathkit.features.cap import Cap
 from mathkit.features.sticky_spins import StickyFreeSpins
-from mathkit.game import Game
+from mathkit.laws.stage import Outcome, Overlay, PlayLaw, SpinModel, cell_bits
+from mathkit.model.game import Game
 from mathkit.round import Engine
-from mathkit.stage import Outcome, Overlay, PlayLaw, SpinModel, cell_bits
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 

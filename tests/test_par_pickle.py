@@ -2,7 +2,7 @@
 
 The sheet keeps plain figures only (no round analysis and its tail closures):
 each shipped game's sheet is pickled, unpickled and compared field by field, and
-the figures a simulation is checked against (:mod:`mathkit.parfigures`) are the same.
+the figures a simulation is checked against (:mod:`mathkit.report.simfigures`) are the same.
 Warlords and Prince of Riches are left out: their sheets take about 35 and 7 CPU
 seconds (Warlords' is a RoundSheet, the fields of a ParSheet less the distribution's),
 too dear for this suite; both were pickled by hand when the analysis left the sheet.
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mathkit.io import load_game
-from mathkit.par import build_par
-from mathkit.parfigures import checked_figures
+from mathkit.gamefile.io import load_game
+from mathkit.report.par import build_par
+from mathkit.report.simfigures import checked_figures
 
 GAMES = sorted(p for p in (Path(__file__).resolve().parents[1] / "data" / "games").rglob("*.toml")
                if p.stem not in ("warlords", "prince_of_riches"))

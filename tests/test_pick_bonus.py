@@ -25,17 +25,17 @@ from hypothesis import strategies as st
 from test_engine_property import games
 from test_simulate_features import _kernel_wins, count, pays
 
-from mathkit.dask_runner import block_streams
 from mathkit.errors import GameError, ModelError
 from mathkit.features.pick_bonus import PickBonus
 from mathkit.features.picks import pick_law
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
-from mathkit.io import dump_game, load_game, loads_game
-from mathkit.par import build_par
+from mathkit.gamefile.io import dump_game, load_game, loads_game
+from mathkit.laws.stage import SpinModel
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.model.validate import validate_game
+from mathkit.report.par import build_par
 from mathkit.round import analyse
-from mathkit.simulate import simulate
-from mathkit.stage import SpinModel
-from mathkit.validate import validate_game
+from mathkit.sim import simulate
+from mathkit.sim.cluster import block_streams
 
 EXAMPLE = Path("data/games/classic/pick_bonus_3reel.toml")
 

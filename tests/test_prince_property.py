@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from mathkit.features.cash_stacks import CashStacks
 from mathkit.features.heights import VariableHeights
 from mathkit.features.jackpots import Jackpots
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.model.validate import validate_game
 from mathkit.round import analyse
-from mathkit.validate import validate_game
 
 PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 VALUES = {"X": Fraction(1), "Y": Fraction(5, 2)}

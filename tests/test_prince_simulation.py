@@ -5,7 +5,7 @@ stops, cash stacks, jackpot reveals and growing free games round by round.  Each
 exact or Markov figure (every RTP component, the free games' trigger probability,
 mean length and the height of their last game, how often the cash stacks play)
 must lie in the 99% normal interval of its sample mean.  The product's simulator
-(:mod:`mathkit.simulate`, the generic driver) is checked against the same figures in
+(:mod:`mathkit.sim`, the generic driver) is checked against the same figures in
 ``tests/test_simulate.py`` and replayed round by round in ``tests/test_simulate_prince.py``;
 this oracle shares neither its code nor its streams.
 """
@@ -19,7 +19,7 @@ import pytest
 from literal_prince import LiteralPrince, Tally
 from scipy.stats import poisson
 
-from mathkit.io import load_game
+from mathkit.gamefile.io import load_game
 from mathkit.round import analyse
 
 ROUNDS = 800_000  # ≈ 10 s of CPU; the free games come 1 round in 66, so ≈ 12,000 features

@@ -15,8 +15,9 @@ from pathlib import Path
 import nbformat.v4 as v4
 import pytest
 
-from mathkit import render
 from mathkit.cli import main as mathkit_main
+from mathkit.cli.render import cli as render_cli
+from mathkit.dev import render
 
 RICH = '''# %% [markdown]
 # # A small notebook
@@ -105,7 +106,7 @@ def test_plain_notebook_gets_no_mathjax_or_widget_manager(tmp_path: Path) -> Non
 def test_failing_notebook_fails_the_render_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "broken.py").write_text(BROKEN, encoding="utf-8")
     out = tmp_path / "out"
-    assert render.cli([str(tmp_path), str(out), "--timeout", "60"]) == 1
+    assert render_cli([str(tmp_path), str(out), "--timeout", "60"]) == 1
     assert "this notebook fails on purpose" in capsys.readouterr().err
     assert not (out / "broken.html").exists()
 
@@ -151,8 +152,8 @@ def test_table_shows_as_html_and_text() -> None:
 
 
 def test_par_tables(games_dir: Path) -> None:
-    from mathkit.io import load_game
-    from mathkit.par import build_par
+    from mathkit.gamefile.io import load_game
+    from mathkit.report.par import build_par
 
     game = load_game(games_dir / "tiny.toml")
     par = build_par(game)
@@ -164,7 +165,7 @@ def test_par_tables(games_dir: Path) -> None:
 
 
 class _FakeSim:
-    """What :func:`mathkit.render.cross_check` reads from a ``SimResult``, with a made-up disagreement on lines."""
+    """What :func:`mathkit.dev.render.cross_check` reads from a ``SimResult``, with a made-up disagreement on lines."""
 
     spins = 1000
     seconds = 0.25
@@ -181,8 +182,8 @@ class _FakeSim:
 
 
 def test_cross_check_compares_the_par_sheet_with_the_simulation(games_dir: Path) -> None:
-    from mathkit.io import load_game
-    from mathkit.par import build_par
+    from mathkit.gamefile.io import load_game
+    from mathkit.report.par import build_par
 
     par = build_par(load_game(games_dir / "tiny.toml"))
     sim = _FakeSim()

@@ -18,10 +18,10 @@ from mathkit.features.battle import battle, case
 from mathkit.features.final_chance import FinalChance
 from mathkit.features.free_spins import FreeSpins
 from mathkit.features.scatter_respins import ScatterRespins
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
-from mathkit.io import dump_game, loads_game
+from mathkit.gamefile.io import dump_game, loads_game
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.model.validate import validate_game
 from mathkit.round import analyse
-from mathkit.validate import validate_game
 
 
 def test_battle_odds_as_stated() -> None:
@@ -122,7 +122,7 @@ def test_the_base_window_may_show_at_most_three_scatters() -> None:
 
 
 def test_warlords_readings_are_written(tmp_path: Path) -> None:
-    from mathkit.io import load_game
+    from mathkit.gamefile.io import load_game
 
     game = load_game("data/games/warlords.toml")
     rules = {r.rule for r in game.readings}

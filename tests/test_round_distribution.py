@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from test_free_spin_games import samurai
 from test_respins import toy
 
-from mathkit.distribution import WinDistribution
 from mathkit.features.overlay_wilds import OverlayType, OverlayWilds
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
+from mathkit.laws.distribution import WinDistribution
+from mathkit.laws.stage import Outcome
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
 from mathkit.round import analyse, compose
-from mathkit.stage import Outcome
 
 
 def law_of(outcome: Outcome) -> dict[int, float]:
@@ -98,7 +98,7 @@ def test_a_block_answering_its_moments_only_is_left_uncovered() -> None:
     check_identity(out)
     # nothing reports the sub-distribution as the whole round's law
     from mathkit.errors import ModelError
-    from mathkit.par import build_par, sheet_level
+    from mathkit.report.par import build_par, sheet_level
     from mathkit.sessions.law import play_law
 
     assert sheet_level(game) == "moments"
@@ -236,7 +236,7 @@ plain = st.lists(st.sampled_from(("A", "B", "A")), min_size=2, max_size=4).map("
 def test_respin_round_distribution_equals_brute_force(base: tuple[str, str], respin: tuple[str, str],
                                                       free: tuple[str, str], awards: tuple[int, int]) -> None:
     from mathkit.errors import GameError
-    from mathkit.validate import validate_game
+    from mathkit.model.validate import validate_game
 
     game = respin_game(base, respin, free, awards)
     try:

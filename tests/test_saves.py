@@ -1,6 +1,6 @@
 """Saves keep the designer's file: on every shipped game, an edit changes only the edited lines.
 
-Each edit is made on the :class:`~mathkit.game.Game` with ``dataclasses.replace``
+Each edit is made on the :class:`~mathkit.model.game.Game` with ``dataclasses.replace``
 (not through the code under test), the game saved over a copy of its file, and
 the text diff compared with the lines expected by hand: the one line holding
 the edited value, rewritten with the new value, every other line (comments,
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from mathkit.game import Game, ReelSet
-from mathkit.io import StyleLostWarning, dumps_like, load_game, save_game, write_atomic
+from mathkit.gamefile.io import StyleLostWarning, dumps_like, load_game, save_game, write_atomic
+from mathkit.model.game import Game, ReelSet
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "data" / "games").rglob("*.toml"))
@@ -150,14 +150,14 @@ def test_a_template_that_is_not_a_game_is_replaced_by_the_canonical_text() -> No
 def test_an_edit_that_would_not_read_back_falls_back_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     src = ROOT / "data" / "games" / "classic_3reel.toml"
     game = dataclasses.replace(load_game(src), declared_rtp=Fraction("0.9"))
-    monkeypatch.setattr("mathkit.tomledit.update_text", lambda text, before, after: text)  # an edit that changes nothing
+    monkeypatch.setattr("mathkit.gamefile.tomledit.update_text", lambda text, before, after: text)  # an edit that changes nothing
     with pytest.warns(StyleLostWarning, match="did not read back as the game"):
         text = dumps_like(game, src.read_text())
     assert load_game_text(text) == game
 
 
 def load_game_text(text: str) -> Game:
-    from mathkit.io import loads_game
+    from mathkit.gamefile.io import loads_game
 
     return loads_game(text)
 
@@ -190,7 +190,7 @@ def test_a_new_file_follows_the_umask(tmp_path: Path) -> None:
 KILLED_SAVE = """
 import os, sys, time
 from pathlib import Path
-import mathkit.io as io
+import mathkit.gamefile.io as io
 def stall(*args):
     Path(sys.argv[2]).write_text("ready")
     time.sleep(60)
@@ -223,7 +223,7 @@ def test_temporaries_of_a_killed_save_are_removed_by_the_next_save(tmp_path: Pat
 
 
 def test_a_target_band_is_a_one_line_diff(tmp_path: Path) -> None:
-    from mathkit.game import Targets
+    from mathkit.model.game import Targets
 
     src = ROOT / "data" / "games" / "dynasty.toml"
     game = load_game(src)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from mathkit.markov.session import solve_session
-from mathkit.widgets import Workbench, build_workbench
+from mathkit.chains.markov.session import solve_session
+from mathkit.workbench import Workbench, build_workbench
 
 
 @pytest.fixture

@@ -21,13 +21,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mathkit.chains.markov.session import SessionLaw, checkpoints, solve_session
 from mathkit.cli import main
 from mathkit.errors import ModelError
-from mathkit.io import load_game, loads_game
-from mathkit.markov.session import SessionLaw, checkpoints, solve_session
+from mathkit.gamefile.io import load_game, loads_game
 from mathkit.sessions import SessionPlay, bankroll_table, credits, play_law, solve, strategy
+from mathkit.sim.players import _consume, simulate_sessions
 from mathkit.sim.run import GambleStrategy
-from mathkit.sim.sessions import _consume, simulate_sessions
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
@@ -334,10 +334,10 @@ def test_session_simulation_on_dask_is_identical() -> None:
 
 
 def test_the_session_simulator_never_imports_the_exact_engine() -> None:
-    code = ("import sys, mathkit.sim.sessions; "
+    code = ("import sys, mathkit.sim.players; "
             "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
             "[['mathkit', x] for x in ('rtp', 'exact', 'cycle', 'round', 'par', 'sessions')] "
-            "or m.startswith(('mathkit.markov.session', 'mathkit.markov.bankroll', 'mathkit.markov.lattice'))))")
+            "or m.startswith(('mathkit.chains.markov.session', 'mathkit.chains.markov.bankroll', 'mathkit.chains.markov.lattice'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
 
@@ -404,8 +404,8 @@ def test_cli_bad_values_exit_2_without_a_traceback(argv: list[str], capsys: pyte
 
 
 def test_par_sheet_sessions_section(capsys: pytest.CaptureFixture[str]) -> None:
-    from mathkit.par import build_par
-    from mathkit.report import par_to_dict
+    from mathkit.report.par import build_par
+    from mathkit.report.text import par_to_dict
 
     game = load_game(SIZZLING)
     assert build_par(game).sessions is None  # only when asked: the workbench and the tuner never pay for it

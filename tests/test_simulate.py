@@ -1,4 +1,4 @@
-"""Tests of mathkit.simulate: the literal player against numpy's draws, a reference player in
+"""Tests of mathkit.sim: the literal player against numpy's draws, a reference player in
 Python, hand formulas and the exact engine (which the tests may use; the simulator may not)."""
 
 from __future__ import annotations
@@ -17,7 +17,15 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from mathkit.dask_runner import (
+from mathkit.cli.simulate import cli, exact_figures
+from mathkit.errors import ModelError
+from mathkit.features.base import Block
+from mathkit.features.cap import Cap
+from mathkit.features.free_spins import FreeSpins
+from mathkit.gamefile.io import load_game, loads_game
+from mathkit.model.game import Game, ReelSet, Role
+from mathkit.sim import BLOCK, GambleStrategy, Proportion, SimResult, simulate
+from mathkit.sim.cluster import (
     G_OFFERED,
     G_ROUNDS,
     G_STAKED,
@@ -27,18 +35,11 @@ from mathkit.dask_runner import (
     block_streams,
     play_gamble,
 )
-from mathkit.errors import ModelError
-from mathkit.evaluate import evaluate
-from mathkit.features.base import Block
-from mathkit.features.cap import Cap
-from mathkit.features.free_spins import FreeSpins
-from mathkit.game import Game, ReelSet, Role
-from mathkit.io import load_game, loads_game
 from mathkit.sim.kernels import play_block
 from mathkit.sim.rng import generator_state
 from mathkit.sim.spec import compile_game
-from mathkit.simulate import BLOCK, GambleStrategy, Proportion, SimResult, cli, exact_figures, simulate
-from mathkit.tables import pay_tables
+from mathkit.spin.evaluate import evaluate
+from mathkit.spin.tables import pay_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
@@ -176,9 +177,9 @@ def test_generator_injection(bench: Game) -> None:
 
 
 def _exact_base(game: Game) -> tuple[dict[str, float], float]:
-    """RTP and components from mathkit.rtp.component_rtp; hit frequencies and σ from the exact cycle."""
+    """RTP and components from mathkit.exact.components.component_rtp; hit frequencies and σ from the exact cycle."""
     from mathkit.exact import spin
-    from mathkit.rtp import component_rtp
+    from mathkit.exact.components import component_rtp
 
     comp = component_rtp(game)
     figures = {"rtp": float(comp.rtp()), **{k: float(v) for k, v in comp.breakdown().items()}}
@@ -363,7 +364,7 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_simulator_never_imports_the_exact_engine() -> None:
-    code = ("import sys, mathkit.simulate; "
+    code = ("import sys, mathkit.sim; "
             "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
             "[['mathkit', x] for x in ('rtp', 'exact', 'cycle', 'stops', 'round', 'par', 'sensitivity')]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

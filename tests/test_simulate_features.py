@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 from brute import _Rules
 
-from mathkit.dask_runner import block_streams
-from mathkit.game import Game
-from mathkit.io import loads_game
+from mathkit.gamefile.io import loads_game
+from mathkit.model.game import Game
+from mathkit.sim import BLOCK, simulate
+from mathkit.sim.cluster import block_streams
 from mathkit.sim.kernels import play_block
 from mathkit.sim.rng import generator_state
 from mathkit.sim.spec import compile_game
-from mathkit.simulate import BLOCK, simulate
 
 Window = list[list[str]]
 

@@ -25,16 +25,16 @@ import pytest
 from brute import _Rules
 from test_simulate_features import _kernel_wins  # the driver's win of each play of block 0
 
-from mathkit import play
-from mathkit.dask_runner import block_streams
 from mathkit.errors import ModelError
-from mathkit.game import Game
-from mathkit.io import load_game, loads_game
+from mathkit.gamefile.io import load_game, loads_game
+from mathkit.model.game import Game
+from mathkit.play import vocabulary as play
+from mathkit.sim import simulate
+from mathkit.sim.cluster import block_streams
 from mathkit.sim.kernels import play_block
 from mathkit.sim.layout import SQ_SHIFT
 from mathkit.sim.rng import generator_state
 from mathkit.sim.spec import compile_game
-from mathkit.simulate import simulate
 
 PRINCE = Path(__file__).resolve().parents[1] / "data" / "games" / "prince_of_riches.toml"
 

@@ -16,14 +16,15 @@ import numpy as np
 import pytest
 from literal_warlords import LiteralWarlords
 
-from mathkit.dask_runner import block_streams
-from mathkit.game import Game
-from mathkit.io import load_game, loads_game
+from mathkit.cli.simulate import cli
+from mathkit.gamefile.io import load_game, loads_game
+from mathkit.model.game import Game
+from mathkit.sim import simulate
+from mathkit.sim.cluster import block_streams
 from mathkit.sim.kernels import play_block
 from mathkit.sim.layout import A_LINE
 from mathkit.sim.rng import generator_state
 from mathkit.sim.spec import compile_game
-from mathkit.simulate import cli, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 WARLORDS = ROOT / "data" / "games" / "warlords.toml"

@@ -1,6 +1,6 @@
 """The wider kernel contract against a brute-force visit of every outcome, exactly.
 
-A spin model (:class:`mathkit.stage.SpinModel`) turns a reel set into stop tables:
+A spin model (:class:`mathkit.laws.stage.SpinModel`) turns a reel set into stop tables:
 a window height, overlay (forced) cells, remaps, restrictions to some stops,
 observation digits (several scatter types, row masks, a block's own values) and
 extra wins.  For each, hypothesis draws random small games and spin models, and
@@ -26,9 +26,9 @@ from test_engine_property import games
 
 from mathkit.features.base import Block
 from mathkit.features.cap import Cap
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Role, ScatterPay, Symbol
+from mathkit.laws.stage import Digit, SpinModel
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Role, ScatterPay, Symbol
 from mathkit.round import Engine, analyse
-from mathkit.stage import Digit, SpinModel
 
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -352,24 +352,24 @@ def test_caps_equal_brute_force(case: tuple[Game, int]) -> None:
 @pytest.fixture
 def always_sparse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every enumeration takes the sparse path (as when the dense table would be too large)."""
-    import mathkit.cycle.lines
-    import mathkit.cycle.ways
+    import mathkit.exact.cycle.lines
+    import mathkit.exact.cycle.ways
 
-    monkeypatch.setattr(mathkit.cycle.lines, "DENSE_LIMIT", 0)
-    monkeypatch.setattr(mathkit.cycle.ways, "DENSE_LIMIT", 0)
+    monkeypatch.setattr(mathkit.exact.cycle.lines, "DENSE_LIMIT", 0)
+    monkeypatch.setattr(mathkit.exact.cycle.ways, "DENSE_LIMIT", 0)
 
 
 @pytest.mark.parametrize("path", ["data/games/benchmark_5x3.toml", "data/games/dynasty.toml",
                                   "data/games/classic_3reel.toml"])
 def test_sparse_meet_equals_dense(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mathkit.io import load_game
+    from mathkit.gamefile.io import load_game
 
     game = load_game(path)
     model = SpinModel(game.default_reels)
     dense = Engine(game).joint(model)
-    import mathkit.cycle.lines
+    import mathkit.exact.cycle.lines
 
-    monkeypatch.setattr(mathkit.cycle.lines, "DENSE_LIMIT", 0)
+    monkeypatch.setattr(mathkit.exact.cycle.lines, "DENSE_LIMIT", 0)
     sparse = Engine(game).joint(model)
     for a, b in ((dense.wins, sparse.wins), (dense.counts, sparse.counts)):
         assert a.tolist() == b.tolist()

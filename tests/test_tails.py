@@ -20,10 +20,10 @@ from test_free_spin_games import priestess
 
 from mathkit.features.cap import NEGLIGIBLE, Cap
 from mathkit.features.free_spins import FreeSpins
-from mathkit.game import Bet, Game, PayEntry, ReelSet, Symbol
-from mathkit.markov.tails import THETAS, branching_log_mgf, chernoff, multiplier_tails
+from mathkit.laws.stage import SpinModel, tail_of, tail_plus
+from mathkit.laws.tails import THETAS, branching_log_mgf, chernoff, multiplier_tails
+from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
 from mathkit.round import Engine, analyse
-from mathkit.stage import SpinModel, tail_of, tail_plus
 
 
 def excess(law: dict[int, Fraction], t: float) -> tuple[float, float]:

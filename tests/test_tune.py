@@ -1,4 +1,4 @@
-"""Tuning (mathkit.tune), the [tuning] table (mathkit.tuning) and the exact sensitivities (mathkit.sensitivity).
+"""Tuning (mathkit.tuner), the [tuning] table (mathkit.model.tuning) and the exact sensitivities (mathkit.report.sensitivity).
 
 Reference values are derived by hand in the comments, or computed by the
 brute-force evaluator (tests/brute.py), never read back from the tuner.
@@ -21,15 +21,15 @@ from mathkit.checks.run import run_checks
 from mathkit.cli import main
 from mathkit.errors import GameError
 from mathkit.exact import rtp
-from mathkit.game import Game, PayEntry, ScatterPay
-from mathkit.io import dump_game, load_game, loads_game
+from mathkit.exact.components import component_rtp
+from mathkit.gamefile.io import dump_game, load_game, loads_game
+from mathkit.model.game import Game, PayEntry, ScatterPay
+from mathkit.report.sensitivity import PayCell, at_bet, pay_sensitivity, symbol_sensitivity
 from mathkit.round import analyse, rtp_breakdown
-from mathkit.rtp import component_rtp
-from mathkit.sensitivity import PayCell, at_bet, pay_sensitivity, symbol_sensitivity
-from mathkit.tune import TOLERANCE, Constraints, Target, tune, tune_variants, variant_path
-from mathkit.tune.constraints import runs
-from mathkit.tune.edits import diff
-from mathkit.tune.place import place
+from mathkit.tuner import TOLERANCE, Constraints, Target, tune, tune_variants, variant_path
+from mathkit.tuner.changes import diff
+from mathkit.tuner.constraints import runs
+from mathkit.tuner.place import place
 
 BENCH = "data/games/benchmark_5x3.toml"
 CLASSIC = "data/games/classic_3reel.toml"
@@ -436,7 +436,7 @@ def test_tuning_table_round_trip_and_defaults() -> None:
     cons = Constraints.build(game)
     assert cons.fixed == frozenset({"WILD", "SCATTER"}) and cons.no_adjacent == frozenset({"H1"})
     assert cons.keep_stacks and cons.feature_frequency_tolerance == Fraction(1, 20)  # not declared: defaults
-    from mathkit.tune.targets import TargetSet
+    from mathkit.tuner.targets import TargetSet
 
     # the targets come from [targets]: the RTP (default tolerance ±0.005 pp), the σ and hit-frequency bands
     targets = TargetSet.build(game)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mathkit.cli import main
-from mathkit.io import dump_game, load_game, loads_game
+from mathkit.gamefile.io import dump_game, load_game, loads_game
 from mathkit.round import analyse
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """No compiler on the user's clock: after the install-time warm-up nothing compiles, and a one-shot PAR needs no numba.
 
-``make test`` runs ``python -m mathkit.warmup`` first (as ``make venv`` and
+``make test`` runs ``python -m mathkit.dev.warmup`` first (as ``make venv`` and
 ``make lab`` do), so here every kernel is compiled already.  Fresh processes
 check what a user meets: the numba dispatchers they call report no cache miss
 (nothing was compiled), and ``mathkit par`` on a lines game never imports numba
@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from mathkit import warmup
-from mathkit.cycle import kernels
-from mathkit.io import load_game
-from mathkit.par import build_par
-from mathkit.report import par_to_dict
+from mathkit.dev import warmup
+from mathkit.exact.cycle import kernels
+from mathkit.gamefile.io import load_game
+from mathkit.report.par import build_par
+from mathkit.report.text import par_to_dict
 
 ROOT = Path(__file__).resolve().parents[1]
-needs_warm = pytest.mark.skipif(not warmup.ready(), reason="kernels not compiled yet: python -m mathkit.warmup")
+needs_warm = pytest.mark.skipif(not warmup.ready(), reason="kernels not compiled yet: python -m mathkit.dev.warmup")
 
 
 def run_python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -48,11 +48,11 @@ def test_nothing_compiles_after_the_warm_up() -> None:
     # a new process runs what users run; every numba dispatcher it touched must have loaded from the cache
     out = run_python("""
         import sys
-        import mathkit.cycle.lines as lines
-        from mathkit.cycle import kernels
-        from mathkit.io import load_game
+        import mathkit.exact.cycle.lines as lines
+        from mathkit.exact.cycle import kernels
+        from mathkit.gamefile.io import load_game
         from mathkit.exact import spin
-        from mathkit.simulate import simulate
+        from mathkit.sim import simulate
         from mathkit.round import analyse
         game = load_game("data/games/dynasty_small.toml")
         analyse(game, level="distribution")
@@ -61,8 +61,8 @@ def test_nothing_compiles_after_the_warm_up() -> None:
         spin(load_game("data/games/benchmark_5x3.toml"), parallel=True)
         with kernels.use("jit"):
             spin(game)
-        from mathkit.freespins.growing import GrowingChain, HeightGame
-        from mathkit.stage import Branch, PlayLaw
+        from mathkit.chains.freespins.growing import GrowingChain, HeightGame
+        from mathkit.laws.stage import Branch, PlayLaw
         from fractions import Fraction as F
         import numpy as np
         law = PlayLaw(np.array([0, 7], dtype=np.int64), np.array([0.75, 0.25]))  # a window that grows and retriggers
@@ -91,7 +91,8 @@ def test_one_shot_par_needs_no_numba_and_prints_the_same_sheet() -> None:
         print("numba imported:", "numba" in sys.modules, "scipy imported:", "scipy" in sys.modules, file=sys.stderr)
         # what a lines game without features never needs: saves (tomlkit), XLSX and exports, the simulator's
         # vocabulary, numpy's masked arrays (np.unique without return_inverse imports them)
-        lazy = ("tomlkit", "openpyxl", "mathkit.export", "mathkit.sensitivity", "mathkit.play", "mathkit.sim",
+        lazy = ("tomlkit", "openpyxl", "mathkit.export", "mathkit.report.sensitivity", "mathkit.play.vocabulary",
+                "mathkit.sim.routes", "mathkit.sim.run",
                 "numpy.ma", "sympy", "plotly")
         print("also imported:", [m for m in lazy if m in sys.modules], file=sys.stderr)
         sys.exit(status)

@@ -16,12 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.par import build_par
-from mathkit.rtp import component_rtp
-from mathkit.widgets import Workbench, build_workbench
-from mathkit.workbench import views
+from mathkit.exact.components import component_rtp
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.report.par import build_par
+from mathkit.workbench import Workbench, build_workbench, views
 from mathkit.workbench.scheduler import SYNC_LIMIT
 
 
@@ -204,7 +203,7 @@ def test_save_as_is_atomic_and_refuses_to_overwrite(bench: Workbench, games_dir:
     def boom(_fd: int) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("mathkit.io.os.fsync", boom)
+    monkeypatch.setattr("mathkit.gamefile.io.os.fsync", boom)
     assert bench.save_as("variant") is None
     assert "disk full" in bench.status.value
     assert not (games_dir / "variant.toml").exists()
@@ -389,7 +388,7 @@ def test_workbench_notebook_executes_headless(tmp_path: Path, monkeypatch: pytes
     import nbformat
     from nbclient import NotebookClient
 
-    from mathkit.labsetup import notebooks_from_sources
+    from mathkit.dev.labsetup import notebooks_from_sources
 
     root = Path(__file__).resolve().parents[1]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
@@ -419,7 +418,7 @@ def test_labsetup(tmp_path: Path) -> None:
     import json
     import os
 
-    from mathkit.labsetup import LAB_SETTINGS, ensure_kernelspec, notebooks_from_sources, write_lab_settings
+    from mathkit.dev.labsetup import LAB_SETTINGS, ensure_kernelspec, notebooks_from_sources, write_lab_settings
 
     root = Path(__file__).resolve().parents[1]
     src = tmp_path / "workbench.py"

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from mathkit.game import Game
-from mathkit.io import load_game
-from mathkit.par import build_par
-from mathkit.rtp import component_rtp
-from mathkit.sensitivity import symbol_sensitivity
-from mathkit.widgets import Workbench, build_workbench
+from mathkit.exact.components import component_rtp
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
+from mathkit.report.par import build_par
+from mathkit.report.sensitivity import symbol_sensitivity
+from mathkit.workbench import Workbench, build_workbench
 
 
 def pct6(x: Fraction | float) -> str:
@@ -146,7 +146,7 @@ def test_target_fields_are_game_edits(bench: Workbench, games_dir: Path) -> None
 
 
 def test_classic_game_flags_the_max_coin_rtp(games_dir: Path) -> None:
-    from mathkit.sensitivity import at_bet
+    from mathkit.report.sensitivity import at_bet
 
     wb = build_workbench("classic_3reel.toml", games_dir, mode="sync")
     game = load_game(games_dir / "classic_3reel.toml")

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from mathkit.features.overlay_wilds import OverlayWilds
-from mathkit.game import Game
-from mathkit.io import load_game
+from mathkit.gamefile.io import load_game
+from mathkit.model.game import Game
 from mathkit.round import rtp_breakdown
-from mathkit.widgets import build_workbench
+from mathkit.workbench import build_workbench
 
 
 def pct6(x: Fraction | float) -> str:

@@ -30,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from mathkit.io import game_from_dict
+from mathkit.gamefile.io import game_from_dict
 from mathkit.round import rtp_breakdown
 
 TARGET = Fraction(96, 100)

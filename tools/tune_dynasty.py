@@ -9,7 +9,7 @@ How it works (honest means only: strips and pays are ours, the maths is exact)
 The design is the symbol counts per reel in :data:`BASE` and :data:`FREE`; they
 are laid out on strips by :func:`layout` (Seal in stacks of three on reels 2–4,
 Emperors spread out at least 3 stops apart, the other symbols interleaved).  The
-game is then tuned by :func:`mathkit.tune.tune` — exact RTP, fewest stop edits,
+game is then tuned by :func:`mathkit.tuner.tune` — exact RTP, fewest stop edits,
 Seal stacks and Emperor stops kept — so that the total RTP (lines, Emperor
 scatter and free spins; :func:`mathkit.round.rtp_breakdown`) is 95.00% ± 0.005 pp,
 and the game file is written with its readings.  The counts below are the
@@ -29,11 +29,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from mathkit.game import Game
-from mathkit.io import game_from_dict
+from mathkit.gamefile.io import game_from_dict
+from mathkit.model.game import Game
 from mathkit.round import Engine
 from mathkit.round import rtp_breakdown as rtp_with_features
-from mathkit.tune import Target, tune
+from mathkit.tuner import Target, tune
 
 TARGET = Fraction(95, 100)
 TOL = Fraction(5, 100_000)  # ±0.005 percentage points
@@ -245,7 +245,7 @@ def readings(game: Game) -> list[tuple[str, str, str]]:
         ("The Gamble bonus game only activates if your win does not exceed the gamble limit. The gamble limit "
          "is set at five gambles per game, or until the gamble amount limit is reached.",
          "gamble.limit = 5000 credits (200 x the 25-credit bet): the gamble is offered while the amount at "
-         "stake is at most 5000 credits (mathkit.gamble limit_on = 'stake'), and at most 5 times in a row "
+         "stake is at most 5000 credits (mathkit.chains.ladder limit_on = 'stake'), and at most 5 times in a row "
          "(gamble.max_gambles = 5).",
          "'Does not exceed the gamble limit' compares the win to the limit before gambling it; the operator "
          "publishes no amount, so 5000 credits is our declared value."),

@@ -33,8 +33,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from mathkit.game import Game
-from mathkit.io import game_from_dict, loads_game
+from mathkit.gamefile.io import game_from_dict, loads_game
+from mathkit.model.game import Game
 from mathkit.round import analyse
 
 TARGET = Fraction(9689, 10000)

@@ -43,7 +43,6 @@ from .awards import check_awards_reachable as check_awards_reachable
 from .awards import check_declared_rtp as check_declared_rtp
 from .awards import check_game_valid as check_game_valid
 from .awards import check_rtp_bounds as check_rtp_bounds
-from .cli import cli
 from .limits import check_cycle_64bit as check_cycle_64bit
 from .limits import check_features_terminate as check_features_terminate
 from .limits import check_hit_frequency as check_hit_frequency
@@ -56,4 +55,4 @@ from .profiles import TOLERANCE as TOLERANCE
 from .run import CHECK_NAMES, run_checks
 from .run import CHECKS as CHECKS
 
-__all__ = ["CHECK_NAMES", "PROFILES", "Check", "Profile", "cli", "run_checks"]
+__all__ = ["CHECK_NAMES", "PROFILES", "Check", "Profile", "run_checks"]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..game import Game
+from ..model.game import Game
+from ..model.validate import validate_game
+from ..report.sensitivity import at_bet
 from ..round import analyse
-from ..sensitivity import at_bet
-from ..validate import validate_game
 from .profiles import TOLERANCE, Check, _Ctx, _one_in, _pct
 
 __all__ = ["check_award_odds", "check_awards_reachable", "check_declared_rtp", "check_game_valid", "check_rtp_bounds"]

@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..exact import spin
+from ..exact.base import spin
 from ..features import Block
+from ..report.sensitivity import at_bet
 from ..round import Engine
 from ..round.compose import as_block
-from ..sensitivity import at_bet
 from .profiles import INT64, MINOR_UNITS, Check, _Ctx, _one_in, _pct
 
 __all__ = [

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..game import Game
+from ..exact.components import component_rtp
+from ..model.game import Game
+from ..report.sensitivity import exact_rtp
 from ..round import RoundAnalysis, analyse
 from ..round.compose import as_block
-from ..rtp import component_rtp
-from ..sensitivity import exact_rtp
 
 __all__ = ["INT64", "MINOR_UNITS", "PROFILES", "TOLERANCE", "Check", "Profile"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..errors import MathkitError
-from ..game import Game
+from ..model.game import Game
 from .awards import check_award_odds, check_awards_reachable, check_declared_rtp, check_game_valid, check_rtp_bounds
 from .limits import check_cycle_64bit, check_features_terminate, check_hit_frequency, check_win_overflow, feature_checks
 from .profiles import PROFILES, Check, Profile, _Ctx
@@ -33,7 +33,7 @@ def run_checks(game: Game, profile: str | Profile = "gli11", *, reels: str | Non
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> checks = run_checks(load_game("data/games/classic_3reel.toml"))
     >>> len(checks) >= 8, [c.name for c in checks if not c.passed]
     (True, [])

@@ -20,7 +20,6 @@
 """
 
 # ``name as name``: public names outside __all__ (as before), still importable from mathkit.export.
-from .cli import cli
 from .diff import Change, GameDiff, diff_games, diff_to_dict, diff_to_text
 from .server import (
     SERVER_FORMAT,
@@ -43,7 +42,6 @@ __all__ = [
     "ChecksumError",
     "GameDiff",
     "canonical_json",
-    "cli",
     "diff_games",
     "diff_to_dict",
     "diff_to_text",

@@ -15,8 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..features import features_to_dict
-from ..game import Game, Symbol
-from ..sensitivity import play_figures, play_reels
+from ..model.game import Game, Symbol
+from ..report.sensitivity import play_figures, play_reels
 from .server import _frac
 
 __all__ = ["Change", "GameDiff", "diff_games", "diff_to_dict", "diff_to_text"]
@@ -39,7 +39,7 @@ class GameDiff:
 
     ``figures`` maps ``rtp``, ``sd``, ``hit_frequency`` to ``(a, b, b − a)``;
     ``rtp_exact`` holds the two exact RTPs; ``scope`` says what σ and the hit
-    frequency cover (see :func:`mathkit.sensitivity.play_figures`).
+    frequency cover (see :func:`mathkit.report.sensitivity.play_figures`).
     """
 
     a: str

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError, MathkitError
-from ..game import Game
-from ..io import game_from_dict, game_to_dict, load_game, write_atomic
-from ..validate import validate_game
+from ..gamefile.io import game_from_dict, game_to_dict, load_game, write_atomic
+from ..model.game import Game
+from ..model.validate import validate_game
 
 __all__ = [
     "SERVER_FORMAT",
@@ -59,7 +59,7 @@ def _exact(value: Any) -> Any:
 
 
 def server_payload(game: Game) -> dict[str, Any]:
-    """The game as plain JSON data: its TOML mapping (:func:`mathkit.io.game_to_dict`), exact fractions as ``"n/d"``.
+    """The game as plain JSON data: its TOML mapping (:func:`mathkit.gamefile.io.game_to_dict`), exact fractions as ``"n/d"``.
 
     The one serialisation of a game serves the game file, this export and the
     version diff, so a field added to the format reaches all three; here strips

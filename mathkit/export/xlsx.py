@@ -15,11 +15,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..figures import Figure
-from ..game import Game
-from ..io import write_atomic
-from ..mixture import MixedLaw
-from ..par import ParSheet, RoundSheet, Z
+from ..gamefile.io import write_atomic
+from ..laws.mixture import MixedLaw
+from ..laws.provenance import Figure
+from ..model.game import Game
+from ..report.par import ParSheet, RoundSheet, Z
 from .server import _frac
 
 __all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]

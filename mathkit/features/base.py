@@ -1,6 +1,6 @@
 """The questions every feature block answers, and the engine services a block may call.
 
-A block is a frozen dataclass (a :class:`~mathkit.game.Feature`) that reads its
+A block is a frozen dataclass (a :class:`~mathkit.model.game.Feature`) that reads its
 own TOML table, validates itself against the game, and answers, by role:
 
 * a **modifier** changes the spin (forced or held cells, the window height,
@@ -31,11 +31,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, TypeVar, runtim
 import numpy as np
 import numpy.typing as npt
 
-from ..distribution import WinDistribution
 from ..errors import GameError, ModelError
-from ..figures import FeatureSection, Figure, Method, weakest
-from ..game import Feature, Game
-from ..stage import (
+from ..laws.distribution import WinDistribution
+from ..laws.provenance import FeatureSection, Figure, Method, weakest
+from ..laws.stage import (
     Digit,
     Entry,
     HeldCells,
@@ -53,10 +52,11 @@ from ..stage import (
     StageLaw,
     tail_of,
 )
+from ..model.game import Feature, Game
 
 if TYPE_CHECKING:  # the tables come through the Context: blocks never build them
-    from ..pairs import PairTables, SplitTables
-    from ..play import SimTable, Stake  # the simulator's vocabulary: only blocks that are played import it
+    from ..exact.pairs import PairTables, SplitTables
+    from ..play.vocabulary import SimTable, Stake  # the simulator's vocabulary: only blocks that are played import it
 
 __all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "check_reels", "modified"]
 
@@ -188,7 +188,7 @@ def modified(ctx: Context, model: SpinModel) -> list[tuple[Fraction, Spin, str]]
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> from mathkit.round import Engine
     >>> eng = Engine(load_game("data/games/heights_3to7.toml"))
     >>> [(str(p), m.rows, m.lines) for p, m, _ in modified(eng, eng.base_model())][:2]
@@ -235,7 +235,7 @@ class FeatureStats:
 
 @dataclass(frozen=True, kw_only=True)
 class Block(Feature):
-    """A feature block: :class:`~mathkit.game.Feature` data plus the answers its role gives.
+    """A feature block: :class:`~mathkit.model.game.Feature` data plus the answers its role gives.
 
     Subclasses are frozen, keyword-only dataclasses declaring ``kind``, ``role`` and ``title``.
     Transforms act in ``phase`` order (then in the order the game declares them): the cap
@@ -278,7 +278,7 @@ class Block(Feature):
         raise ModelError(msg)
 
     def held_values(self, ctx: RoundContext, held: HeldCells, level: Level) -> HeldValues:
-        """The feature's own win entered from each window of ``held`` (what a :class:`~mathkit.stage.Drawn` entry averages).
+        """The feature's own win entered from each window of ``held`` (what a :class:`~mathkit.laws.stage.Drawn` entry averages).
 
         The default reads each window's observations (:meth:`entry`) and solves the law of every
         distinct entry once; the feature must end the round (its only exit ``()``).  Blocks with
@@ -395,7 +395,7 @@ class Block(Feature):
     silently left out of a simulation."""
 
     def sim_table(self, game: Game, stake: Stake) -> SimTable | None:
-        """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play` (``None``: it cannot)."""
+        """How the simulator plays the block, in the vocabulary of :mod:`mathkit.play.vocabulary` (``None``: it cannot)."""
         return None
 
     def sim_checks(self, game: Game) -> Mapping[str, str]:

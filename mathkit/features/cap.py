@@ -10,7 +10,7 @@ TOML — a multiple of the total bet, or coins × the bet level (coins per line)
 
 The capped RTP is ``E[min(Y, c)] = E[Y] − E[(Y − c)⁺]``.  When the round's max win
 provably stays at or below the cap its effect is exactly 0.  Otherwise, when the
-round's tail bound (:data:`mathkit.stage.Tail`: the bounded stages at their bounds,
+round's tail bound (:data:`mathkit.laws.stage.Tail`: the bounded stages at their bounds,
 Chernoff bounds where a feature has none) proves ``E[(Y − c)⁺]`` below
 :data:`NEGLIGIBLE` × the total bet, the RTP is reported without the cap's effect and
 with that bound as its error (``Outcome.error``, tagged ``markov``), and
@@ -27,14 +27,14 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from ..bounds import check_win, largest_bet
-from ..distribution import WinDistribution
 from ..errors import GameError, ModelError
-from ..fields import check_keys, fraction, integer
-from ..figures import FeatureSection, Figure, weakest
-from ..game import Game, Role
-from ..play import RoundCap, Stake
-from ..stage import Level, Outcome, PlayLaw
+from ..laws.distribution import WinDistribution
+from ..laws.provenance import FeatureSection, Figure, weakest
+from ..laws.stage import Level, Outcome, PlayLaw
+from ..model.bounds import check_win, largest_bet
+from ..model.fields import check_keys, fraction, integer
+from ..model.game import Game, Role
+from ..play.vocabulary import RoundCap, Stake
 from .base import Block, Context, FeatureStats, Finding
 
 __all__ = ["NEGLIGIBLE", "Cap"]

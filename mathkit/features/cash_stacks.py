@@ -36,11 +36,11 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal, Self
 
 from ..errors import GameError, ModelError
-from ..fields import check_keys, fraction, string
-from ..figures import FeatureSection, Figure
-from ..game import Game, Role
-from ..play import CellSum, Const, Count, EverySpin, Pay, Product, Stacks, Stake, Tally, Test
-from ..stage import CountOf, Digit, SpinModel
+from ..laws.provenance import FeatureSection, Figure
+from ..laws.stage import CountOf, Digit, SpinModel
+from ..model.fields import check_keys, fraction, string
+from ..model.game import Game, Role
+from ..play.vocabulary import CellSum, Const, Count, EverySpin, Pay, Product, Stacks, Stake, Tally, Test
 from .base import Block, Context, FeatureStats, MaxWin, modified
 
 __all__ = ["ActivatorTotal", "CashStacks", "PrizeSteps", "chain_positions"]
@@ -234,7 +234,7 @@ class CashStacks(Block):
 
         Examples
         --------
-        >>> from mathkit.io import load_game
+        >>> from mathkit.gamefile.io import load_game
         >>> g = load_game("data/games/prince_of_riches.toml")
         >>> c = g.feature("cash_stacks")
         >>> a, cells = c.window_values(g, [["ACT2", "L1", "L2"], ["PRIZE", "PRIZE", "L3"], ["L1", "L2", "L3"],
@@ -273,7 +273,7 @@ class CashStacks(Block):
     def sim_table(self, game: Game, stake: Stake) -> EverySpin:
         """In every spin showing an activator and a PRIZE: the stacks' chain values, stepping by the activators' sum.
 
-        The rule played cell by cell (:class:`~mathkit.play.Stacks`): from the bottom of each
+        The rule played cell by cell (:class:`~mathkit.play.vocabulary.Stacks`): from the bottom of each
         stack, every eligible PRIZE gets the value of the one below plus ``A`` (in units of
         ``1/scale`` of the bet); the ``skip``-marked ones get nothing and pass it on or restart it.
         (``reels`` is the strips' rule, checked when the game loads: activators show nowhere else.)

@@ -23,9 +23,9 @@ from typing import Any, Self
 import numpy as np
 
 from ..errors import GameError
-from ..fields import array, check_keys, count_key, integer
-from ..game import Game
-from ..stage import Number, PlayLaw
+from ..laws.stage import Number, PlayLaw
+from ..model.fields import array, check_keys, count_key, integer
+from ..model.game import Game
 from .base import check_reels
 
 __all__ = ["FinalChance"]

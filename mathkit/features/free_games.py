@@ -17,7 +17,7 @@ game as the base game plays one — its other modifiers (cash stacks …) act on
 the features it starts (jackpot reveals …) are played — with the height held, the
 lines of that height active, at the bet of the triggering spin.
 
-The maths is a chain on ``(games left, height)`` (:mod:`mathkit.freespins.growing`):
+The maths is a chain on ``(games left, height)`` (:mod:`mathkit.chains.freespins.growing`):
 each height's game law by games added comes from the round composer
 (:meth:`~mathkit.features.RoundContext.play_spin`), exact; the chain is exact where
 a height never grows (Wald) or never retriggers, and solved in float64 to ~15 digits
@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Self
 
+from ..chains.freespins.growing import ChainFigures, GrowingChain, HeightGame
 from ..errors import GameError, ModelError
-from ..fields import check_keys, count_key, count_table, fraction, string
-from ..figures import FeatureSection, Figure, Method, weakest
-from ..freespins.growing import ChainFigures, GrowingChain, HeightGame
-from ..game import Game, Role, at_most
-from ..play import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Tally, Test
-from ..stage import Branch, Digit, Entry, Level, Number, PlayLaw, SpinModel, SpinPlay, StageLaw
+from ..laws.provenance import FeatureSection, Figure, Method, weakest
+from ..laws.stage import Branch, Digit, Entry, Level, Number, PlayLaw, SpinModel, SpinPlay, StageLaw
+from ..model.fields import check_keys, count_key, count_table, fraction, string
+from ..model.game import Game, Role, at_most
+from ..play.vocabulary import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Tally, Test
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination, modified
 
 __all__ = ["FreeGames", "Height"]

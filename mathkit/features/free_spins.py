@@ -12,14 +12,14 @@ TOML (one feature as a table, several as an array of tables with ``name``)::
     max_spins = 50             # at most this many spins in one feature (optional)
     from_feature = "respins"   # entered only from that feature's exits, not by the base spin (optional)
 
-The maths (a chain over spins left, see :mod:`mathkit.freespins`): one free
+The maths (a chain over spins left, see :mod:`mathkit.chains.freespins`): one free
 spin's exact joint law of (win, spins added) comes from the engine; without a
 spin limit the closed forms apply (Wald: ``E[N | n] = n / (1 − m)``), with one the
 chain's exact linear solves; the feature's distribution from Kemperman's length
 law and one FFT.  The fast mean path needs no enumeration: ``E[W | n] = E[N | n] ·
 E[X]`` (Wald's identity: a spin's win is independent of the spins before it).
 With retriggers and no spin limit the win has no bound; its tail is bounded for a
-cap by the feature's exponential moment (:func:`mathkit.markov.tails.branching_log_mgf`).
+cap by the feature's exponential moment (:func:`mathkit.laws.tails.branching_log_mgf`).
 
 Helpers shared with the other free-spin blocks (:mod:`mathkit.features.multiplier_spins`,
 :mod:`mathkit.features.sticky_spins`): how a feature entered from another one is
@@ -39,16 +39,11 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
-from ..bounds import MAX_FEATURE_SPINS, check_win, largest_bet, spin_tops
+from ..chains.freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_distribution, retrigger_rule
+from ..chains.markov import geometric_check
 from ..errors import GameError, ModelError
-from ..fields import boolean, check_keys, count_table, integer, string
-from ..figures import FeatureSection, Figure, Method, weakest
-from ..freespins import FreeSpinChain, SpinLaw, expected_spins_limited, feature_distribution, retrigger_rule
-from ..game import Game, Role, at_most
-from ..markov import geometric_check
-from ..markov.tails import THETAS, branching_log_mgf, chernoff
-from ..play import Add, Const, Count, Goto, Grant, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
-from ..stage import (
+from ..laws.provenance import FeatureSection, Figure, Method, weakest
+from ..laws.stage import (
     Branch,
     Entry,
     HeldCells,
@@ -62,6 +57,11 @@ from ..stage import (
     lazy_tail,
     tail_of,
 )
+from ..laws.tails import THETAS, branching_log_mgf, chernoff
+from ..model.bounds import MAX_FEATURE_SPINS, check_win, largest_bet, spin_tops
+from ..model.fields import boolean, check_keys, count_table, integer, string
+from ..model.game import Game, Role, at_most
+from ..play.vocabulary import Add, Const, Count, Goto, Grant, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 
 __all__ = ["EnteredSpins", "FreeSpins", "entry_facts", "held_counts"]

@@ -12,7 +12,7 @@ TOML::
 
 Each strategy's table row says what it does to the return (exactly 1 for fair
 options), σ, the chance of losing a win, and the most one game can pay.  The
-ladder maths is :mod:`mathkit.gamble`.
+ladder maths is :mod:`mathkit.chains.ladder`.
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
-from ..bounds import MAX_GAMBLES, check_win
-from ..distribution import WinDistribution
+from ..chains.ladder import Always, GambleOption, LimitReading, Never, Strategy, UntilTarget, check_fair
 from ..errors import GameError
-from ..fields import array, check_keys, fraction, integer, string
-from ..figures import FeatureSection, Figure
-from ..gamble import Always, GambleOption, LimitReading, Never, Strategy, UntilTarget, check_fair
-from ..game import Game, Role
-from ..play import Ladder, Stake
-from ..stage import Outcome
+from ..laws.distribution import WinDistribution
+from ..laws.provenance import FeatureSection, Figure
+from ..laws.stage import Outcome
+from ..model.bounds import MAX_GAMBLES, check_win
+from ..model.fields import array, check_keys, fraction, integer, string
+from ..model.game import Game, Role
+from ..play.vocabulary import Ladder, Stake
 from .base import Block, Context, FeatureStats, Finding, MaxWin
 
 __all__ = ["Gamble", "GambleLine", "gamble_lines", "ladder_arrays"]
@@ -143,7 +143,7 @@ def ladder_arrays(gamble: Gamble, strategy: Strategy, values: IntArray, *,
 
     A strategy plays one option, so the number of gambles ``k(v)`` a win ``v`` goes
     through is fixed: the ladder pays ``v·M^k`` with probability ``p^k`` and 0
-    otherwise.  Offers follow :func:`mathkit.gamble.choice` exactly.
+    otherwise.  Offers follow :func:`mathkit.chains.ladder.choice` exactly.
     """
     if isinstance(strategy, Never):
         return values.copy(), np.zeros(len(values), dtype=np.int64), Fraction(1)

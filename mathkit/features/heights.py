@@ -22,13 +22,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, ClassVar, Self
 
-from ..bounds import MAX_PAYLINES, MAX_ROWS, MAX_WEIGHT
 from ..errors import GameError
-from ..fields import check_keys, count_key, integer
-from ..figures import FeatureSection, Figure
-from ..game import Game, Role
-from ..play import Stake, Variant, Variants
-from ..stage import Number, SpinModel
+from ..laws.provenance import FeatureSection, Figure
+from ..laws.stage import Number, SpinModel
+from ..model.bounds import MAX_PAYLINES, MAX_ROWS, MAX_WEIGHT
+from ..model.fields import check_keys, count_key, integer
+from ..model.game import Game, Role
+from ..play.vocabulary import Stake, Variant, Variants
 from .base import Block, Context, FeatureStats, RoundContext
 
 __all__ = ["VariableHeights"]

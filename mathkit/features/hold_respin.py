@@ -29,12 +29,12 @@ from fractions import Fraction
 from typing import Any, ClassVar, Self
 
 from ..errors import GameError, ModelError
-from ..fields import check_keys, integer, string
-from ..figures import FeatureSection, Figure
-from ..game import Game, Role
-from ..play import Cells as Showing
-from ..play import Count, Force, Reg, Sequence, Set, Spin, Stage, Stake, Test
-from ..stage import Branch, Entry, Level, SpinModel, StageLaw
+from ..laws.provenance import FeatureSection, Figure
+from ..laws.stage import Branch, Entry, Level, SpinModel, StageLaw
+from ..model.fields import check_keys, integer, string
+from ..model.game import Game, Role
+from ..play.vocabulary import Cells as Showing
+from ..play.vocabulary import Count, Force, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from .base import Block, Context, FeatureStats, MaxWin
 
 __all__ = ["HoldRespin"]

@@ -27,13 +27,13 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from ..convolve import convolve
 from ..errors import GameError, ModelError
-from ..fields import check_keys, integer, string
-from ..figures import FeatureSection, Figure
-from ..game import Game, Role
-from ..play import Const, Count, Law, Pay, Random, Reg, Repeat, Sequence, Set, Stake, Test
-from ..stage import Branch, CountOf, Digit, Entry, Level, Number, PlayLaw, SpinModel, StageLaw
+from ..laws.convolve import convolve
+from ..laws.provenance import FeatureSection, Figure
+from ..laws.stage import Branch, CountOf, Digit, Entry, Level, Number, PlayLaw, SpinModel, StageLaw
+from ..model.fields import check_keys, integer, string
+from ..model.game import Game, Role
+from ..play.vocabulary import Const, Count, Law, Pay, Random, Reg, Repeat, Sequence, Set, Stake, Test
 from .base import Block, Context, FeatureStats, Finding, MaxWin, RoundContext, modified
 
 __all__ = ["Jackpots"]

@@ -25,7 +25,7 @@ where ``E[X·c] = Σ_r Σ_v v·P(c_r = v)·E[X | c_r = v]`` comes from the per-r
 triggers and the mean of the spin restricted to the stops of reel ``r`` showing ``v``
 of them — per-reel algebra, no enumeration.  The tail bound for the cap is the
 chain's exponential moment over (spins left, multiplier) from the spin's exact
-joint law of (win, triggers) (:func:`mathkit.markov.tails.multiplier_log_mgf`;
+joint law of (win, triggers) (:func:`mathkit.laws.tails.multiplier_log_mgf`;
 ``X·m + Y ≤ (X + Y)·m`` keeps it a bound).  The distribution: backwards over (spins
 left, multiplier), ``D(k, m) = Σ_c P(c)·law(X·m' + Y | c) ⊛ D(k − 1, m')``, one
 spin's exact joint law of ``(X, Y, c)`` read from one enumeration (lines paid ×
@@ -42,14 +42,14 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from ..chains.markov.multiplier import MultiplierLattice
 from ..errors import GameError, ModelError
-from ..fields import check_keys, integer, string
-from ..figures import FeatureSection, Figure, Method
-from ..game import Game, Role
-from ..markov.multiplier import MultiplierLattice
-from ..markov.tails import FINE_THETAS, multiplier_tails
-from ..play import Add, Const, Count, Goto, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
-from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, PlayLaw, SpinModel, StageLaw, Tail, lazy_tail
+from ..laws.provenance import FeatureSection, Figure, Method
+from ..laws.stage import Branch, Entry, HeldCells, HeldValues, Level, Number, PlayLaw, SpinModel, StageLaw, Tail, lazy_tail
+from ..laws.tails import FINE_THETAS, multiplier_tails
+from ..model.fields import check_keys, integer, string
+from ..model.game import Game, Role
+from ..play.vocabulary import Add, Const, Count, Goto, Lookup, Reg, Sequence, Set, Spin, Stage, Stake, Test
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 from .free_spins import EnteredSpins, entry_facts, held_counts
 

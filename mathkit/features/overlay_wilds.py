@@ -22,7 +22,7 @@ TOML::
     reels = [1, 2, 3, 4, 5]
 
 The maths.  An overlay spin is a spin of ``reels`` whose forced cells are drawn
-independently of the stops (:class:`mathkit.stage.Overlay`).  A cell's symbol on a
+independently of the stops (:class:`mathkit.laws.stage.Overlay`).  A cell's symbol on a
 reel does not depend on what is forced in the reel's other rows, so a line's mean
 depends only on the reels where it crosses a wild: the engine's forced-cell line
 table (``2⁵`` walks per line class) prices every placement exactly, without
@@ -40,11 +40,11 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal, Self
 
 from ..errors import GameError
-from ..fields import array, check_keys, count_key, fraction, integer, string
-from ..figures import FeatureSection, Figure
-from ..game import Game, Role
-from ..play import Const, Force, Law, Pick, Random, Stake, Value, Variant, Variants
-from ..stage import Level, Overlay, Spin, SpinModel
+from ..laws.provenance import FeatureSection, Figure
+from ..laws.stage import Level, Overlay, Spin, SpinModel
+from ..model.fields import array, check_keys, count_key, fraction, integer, string
+from ..model.game import Game, Role
+from ..play.vocabulary import Const, Force, Law, Pick, Random, Stake, Value, Variant, Variants
 from .base import Block, Context, FeatureStats, check_reels
 
 __all__ = ["OverlayType", "OverlayWilds"]

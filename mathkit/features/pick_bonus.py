@@ -53,13 +53,13 @@ from typing import Any, ClassVar, Literal, Self, cast
 
 import numpy as np
 
-from ..bounds import MAX_FEATURE_SPINS, check_cost, check_win, largest_bet
 from ..errors import GameError, ModelError
-from ..fields import boolean, check_keys, count_table, integer, show, string
-from ..figures import FeatureSection, Figure
-from ..game import Game, Role, at_most
-from ..play import Add, Const, Count, Goto, Law, Lookup, Or, Pay, Random, Reg, Sequence, Set, Stage, Stake, Test, Without
-from ..stage import Branch, Entry, Level, Number, PlayLaw, StageLaw
+from ..laws.provenance import FeatureSection, Figure
+from ..laws.stage import Branch, Entry, Level, Number, PlayLaw, StageLaw
+from ..model.bounds import MAX_FEATURE_SPINS, check_cost, check_win, largest_bet
+from ..model.fields import boolean, check_keys, count_table, integer, show, string
+from ..model.game import Game, Role, at_most
+from ..play.vocabulary import Add, Const, Count, Goto, Law, Lookup, Or, Pay, Random, Reg, Sequence, Set, Stage, Stake, Test, Without
 from .base import Block, Context, FeatureStats, MaxWin
 from .picks import PickLaw, pick_law
 

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import GameError
-from ..fields import show
-from ..game import Feature
+from ..model.fields import show
+from ..model.game import Feature
 from .base import Block
 
 __all__ = ["KINDS", "block_class", "features_from_dict", "features_to_dict"]

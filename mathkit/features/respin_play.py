@@ -1,6 +1,6 @@
 """How the simulator plays scatter re-spins (:mod:`mathkit.features.scatter_respins`): battle, re-spins, final chance.
 
-The rules, played literally in the vocabulary of :mod:`mathkit.play`:
+The rules, played literally in the vocabulary of :mod:`mathkit.play.vocabulary`:
 
 1. **Trigger**: the base window shows ``count`` or more of the scatters (any types).
 2. **Battle** (entry): the active type is drawn from the battle odds of the window's types
@@ -18,8 +18,8 @@ The rules, played literally in the vocabulary of :mod:`mathkit.play`:
 
 Examples
 --------
->>> from mathkit.io import load_game
->>> from mathkit.play import Stake
+>>> from mathkit.gamefile.io import load_game
+>>> from mathkit.play.vocabulary import Stake
 >>> game = load_game("data/games/warlords.toml")
 >>> table = respin_table(game.feature("scatter_respins"), game, Stake(30, 30, 1, 3))
 >>> [st.name for st in table.stages], table.component
@@ -31,8 +31,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..game import Game
-from ..play import (
+from ..model.game import Game
+from ..play.vocabulary import (
     Action,
     Bits,
     Cells,

@@ -32,11 +32,11 @@ The maths.  The base spin is observed through one digit per reel, ``NAME@r``: th
 reel's column as a base-``(types + 1)`` number, one digit per row (0: no scatter,
 ``i + 1``: type ``i``) — so every base window's scatters, with their types and rows,
 are an exit (at most 10³ on reels 2–4 of a 3-row game with one scatter per reel).
-Given the active type the re-spins are a held-cell chain (:mod:`mathkit.markov.held`):
+Given the active type the re-spins are a held-cell chain (:mod:`mathkit.chains.markov.held`):
 per reel, the move weights of its held rows in one re-spin, from the re-spin reel
 set's stop tables with the held cells forced.  A chain can end with any of the
 ``2^cells`` held patterns — too many to list as exits — so the free spins are entered
-with a :class:`~mathkit.stage.Drawn` entry: this block averages the free-spin
+with a :class:`~mathkit.laws.stage.Drawn` entry: this block averages the free-spin
 feature's win over its endings by one backward solve of the chain per feature
 (exact, in integers), ``U(M) = s(M)·W(M) + Σ P(M → M')·U(M')``.  The final chance
 has few endings and lists them.
@@ -53,15 +53,30 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
-from ..convolve import mix
+from ..chains.markov.held import HeldChain, HeldSolution
 from ..errors import GameError, ModelError
-from ..fields import array, check_keys, fraction, integer, string, table
-from ..figures import FeatureSection, Figure, Method
-from ..game import Game, Role
-from ..markov.held import HeldChain, HeldSolution
-from ..play import Sequence as PlaySequence
-from ..play import Stake
-from ..stage import Branch, Digit, Drawn, Entry, Exit, HeldCells, HeldValues, Level, Number, PlayLaw, Ratios, SpinModel, StageLaw, cell_bits
+from ..laws.convolve import mix
+from ..laws.provenance import FeatureSection, Figure, Method
+from ..laws.stage import (
+    Branch,
+    Digit,
+    Drawn,
+    Entry,
+    Exit,
+    HeldCells,
+    HeldValues,
+    Level,
+    Number,
+    PlayLaw,
+    Ratios,
+    SpinModel,
+    StageLaw,
+    cell_bits,
+)
+from ..model.fields import array, check_keys, fraction, integer, string, table
+from ..model.game import Game, Role
+from ..play.vocabulary import Sequence as PlaySequence
+from ..play.vocabulary import Stake
 from .base import Block, Context, FeatureStats, MaxWin, RoundContext, Termination
 from .battle import CASES, battle, case
 from .final_chance import FinalChance

@@ -42,12 +42,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import GameError, ModelError
-from ..fields import check_keys, integer, string
-from ..figures import FeatureSection, Figure, Method
-from ..game import Game, Role
-from ..play import Add, Const, Count, Force, Goto, Or, Reg, Sequence, Set, Spin, Stage, Stake, Test
-from ..play import Cells as Shown
-from ..stage import Branch, Entry, HeldCells, HeldValues, Level, Number, Ratios, SpinModel, StageLaw, cell_bits
+from ..laws.provenance import FeatureSection, Figure, Method
+from ..laws.stage import Branch, Entry, HeldCells, HeldValues, Level, Number, Ratios, SpinModel, StageLaw, cell_bits
+from ..model.fields import check_keys, integer, string
+from ..model.game import Game, Role
+from ..play.vocabulary import Add, Const, Count, Force, Goto, Or, Reg, Sequence, Set, Spin, Stage, Stake, Test
+from ..play.vocabulary import Cells as Shown
 from .base import Context, FeatureStats, MaxWin, RoundContext, Termination
 from .free_spins import EnteredSpins
 

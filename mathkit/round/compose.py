@@ -9,7 +9,7 @@
    its win given each exit, exits naming the features played next.  Given the
    exit, what follows is independent of what came before, so the round's
    outcome is built backwards: means add; second moments add with the cross
-   term ``2·E[W | b]·E[F | b]``; distributions convolve (:mod:`mathkit.convolve`);
+   term ``2·E[W | b]·E[F | b]``; distributions convolve (:mod:`mathkit.laws.convolve`);
    everything is mixed over the exits' probabilities.  A feature reached with
    the same entry twice is solved once.
 3. **Transforms** act on the round's outcome in order (the cap), or stand beside
@@ -32,13 +32,12 @@ from typing import cast
 
 import numpy as np
 
-from ..convolve import Mixing, convolve, mix
 from ..errors import ModelError, located
+from ..exact.pairs import PairTables, SplitTables
 from ..features.base import Block, FeatureStats, modified
-from ..figures import FeatureSection, Method, weakest
-from ..game import Feature, Game
-from ..pairs import PairTables, SplitTables
-from ..stage import (
+from ..laws.convolve import Mixing, convolve, mix
+from ..laws.provenance import FeatureSection, Method, weakest
+from ..laws.stage import (
     Branch,
     Drawn,
     Entry,
@@ -61,6 +60,7 @@ from ..stage import (
     tail_of,
     tail_plus,
 )
+from ..model.game import Feature, Game
 from .engine import Engine, T
 
 __all__ = ["RoundAnalysis", "RoundEngine", "analyse", "as_block", "rtp_breakdown", "transforms"]
@@ -70,7 +70,7 @@ BASE: Node = ("", None)
 LEVELS: tuple[Level, ...] = ("mean", "moments", "distribution")
 OVERLAY_ENUMERATIONS = 64
 """At the distribution level, an overlay with more placements than this (one enumeration of the spin each)
-is left to the simulator (an :class:`~mathkit.stage.Uncovered` variant) when its moments come without them."""
+is left to the simulator (an :class:`~mathkit.laws.stage.Uncovered` variant) when its moments come without them."""
 NOTHING = PlayLaw(np.zeros(0, np.int64), np.zeros(0))
 """The empty sub-distribution: every round of the part is uncovered."""
 
@@ -624,7 +624,7 @@ def analyse(game: Game, reels: str | None = None, *, lines: int | None = None, c
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> a = analyse(load_game("data/games/dynasty.toml"), level="mean")
     >>> sorted(a.breakdown()), a.outcome.method
     (['free spins', 'lines', 'scatter'], 'exact')
@@ -676,7 +676,7 @@ def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = N
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> parts = rtp_breakdown(load_game("data/games/dynasty.toml"))
     >>> sorted(parts), float(sum(parts.values())) > 0.9
     (['free spins', 'lines', 'scatter'], True)

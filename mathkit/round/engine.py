@@ -4,7 +4,7 @@ One engine serves one analysis of one game at one bet (reel set, lines, coins).
 It answers the blocks' questions about spins — the exact joint law of a spin's
 win and observations (full-cycle enumeration, :mod:`mathkit.exact`), exact mean
 wins by component and exact laws of observation digits (per-reel algebra,
-:mod:`mathkit.rtp`, no enumeration) — and caches every answer, so a spin model
+:mod:`mathkit.exact.components`, no enumeration) — and caches every answer, so a spin model
 asked for by several blocks is computed once.  Answers about spins are also kept
 across engines (a bounded cache keyed by the content they depend on: the pay
 rules, the bet, the one reel set the spin draws from, the observation digits), so
@@ -24,17 +24,17 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..bounds import spin_tops
-from ..cycle import JointCounts, joint_counts
 from ..errors import ModelError, located
-from ..exact import SpinMaths
+from ..exact.base import SpinMaths
+from ..exact.components import forced_line_credits, spin_rtp
+from ..exact.cycle import JointCounts, joint_counts
+from ..exact.pairs import PairTables, SplitTables, pair_tables, split_tables
 from ..features.base import Block
-from ..game import Game
-from ..pairs import PairTables, SplitTables, pair_tables, split_tables
-from ..rtp import forced_line_credits, spin_rtp
-from ..stage import JointLaw, LineTable, Overlay, Precision, Spin, SpinModel, cell_bits
-from ..stops import StopTables, observed, stop_tables
-from ..tables import PayTables, pay_tables
+from ..laws.stage import JointLaw, LineTable, Overlay, Precision, Spin, SpinModel, cell_bits
+from ..model.bounds import spin_tops
+from ..model.game import Game
+from ..spin.stops import StopTables, observed, stop_tables
+from ..spin.tables import PayTables, pay_tables
 
 __all__ = ["Engine"]
 
@@ -66,7 +66,7 @@ class Engine:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> eng = Engine(load_game("data/games/dynasty.toml"))
     >>> weights, cycle = eng.digit_law(eng.base_model(), ("EMPEROR",))
     >>> sum(weights.values()) == cycle == eng.game.reel_set().cycle

@@ -21,12 +21,12 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from ..chains.ladder import Always, Never, Strategy, UntilTarget
 from ..errors import ModelError
 from ..features.gamble import Gamble, ladder_arrays
-from ..figures import Method, weakest
-from ..gamble import Always, Never, Strategy, UntilTarget
-from ..game import Game
-from ..par import ParSheet
+from ..laws.provenance import Method, weakest
+from ..model.game import Game
+from ..report.par import ParSheet
 from ..round import analyse
 
 __all__ = ["SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy", "with_strategy"]
@@ -131,7 +131,7 @@ def play_law(game: Game, reels: str | None = None, *, lines: int | None = None, 
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> play = play_law(load_game("data/games/classic_3reel.toml"))
     >>> play.bet, round(play.rtp, 6), play.method
     (1, 0.862831, 'exact')

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..gamble import Strategy
-from ..game import Game
-from ..markov.session import SessionLaw, solve_session
+from ..chains.ladder import Strategy
+from ..chains.markov.session import SessionLaw, solve_session
+from ..model.game import Game
 from .law import SessionPlay, credits, play_law
 
 __all__ = ["TABLE_BANKROLLS", "bankroll_table", "session", "solve", "table_rows"]

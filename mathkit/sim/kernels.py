@@ -2,7 +2,7 @@
 
 Per base spin: the variant (when a modifier gives several), the stops, the
 observation code and the line pay — the prefix table and its open states, or a
-ways window for :func:`mathkit.evaluate.ways_win`.  One look-up of the code gives
+ways window for :func:`mathkit.spin.evaluate.ways_win`.  One look-up of the code gives
 the scatter credits and which sequence features may start.  When one may (or the
 variant is played the slow way), the same loop interprets the round's program
 (:mod:`mathkit.sim.program`): the features' entry actions in the base window,
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numba as nb
 import numpy as np
 
-from ..evaluate import ways_win
+from ..spin.evaluate import ways_win
 from . import layout as K
 from .layout import (
     _BATCH,

@@ -1,5 +1,5 @@
 """What the compiled game and the driver share: array types, accumulator slots, parameters, and the codes of
-the compiled vocabulary (value nodes, actions, tests) of :mod:`mathkit.play`."""
+the compiled vocabulary (value nodes, actions, tests) of :mod:`mathkit.play.vocabulary`."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ and line played over ``cycle × lines`` — the probability that one line pays. 
 driver (:mod:`mathkit.sim.kernels`) sums credits and never counts lines, so this module plays
 base spins of its own: each reel's stop drawn by its weights, the window read from the strips,
 each line read through the round player's symbol trie (:func:`mathkit.sim.lines._symbol_trie`,
-a memo of :func:`mathkit.evaluate.line_win`: a line is decided, with its credits, as soon as no
+a memo of :func:`mathkit.spin.evaluate.line_win`: a line is decided, with its credits, as soon as no
 pay entry can still grow).  It shares only the game model and the line rule with the exact
 engine (no exact figure is read here).
 
@@ -22,8 +22,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from ..game import Game
-from ..tables import pay_tables, reel_arrays
+from ..model.game import Game
+from ..spin.tables import pay_tables, reel_arrays
 from .lines import _symbol_trie
 
 __all__ = ["LineHits", "sample_line_hits"]
@@ -104,7 +104,7 @@ def sample_line_hits(game: Game, spins: int, *, rng: np.random.Generator, reels:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> h = sample_line_hits(load_game("data/games/classic_3reel.toml"), 10_000, rng=np.random.default_rng(1))
     >>> h.spins, h.lines, 0 < h.value < 1
     (10000, 1, True)

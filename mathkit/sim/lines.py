@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
-from ..evaluate import line_win
-from ..tables import PayTables
+from ..spin.evaluate import line_win
+from ..spin.tables import PayTables
 from .layout import _LOW16, _LOW24, IntArray
 
 __all__ = ["prefix_table", "remainder_table"]

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
-from ..tables import PayTables, ReelArrays
+from ..spin.tables import PayTables, ReelArrays
 from .layout import (
     _LOW16,
     _LOW24,
@@ -63,7 +63,7 @@ FIELDS = ("mod", "mode", "lut", "cum", "word", "ocols", "lcols", "rows", "first"
           "entry", "opened", "info", "read", "ropen", "rem")
 """The arrays of one model, in the order the driver unpacks them (``info = (prefix reels, lines, remainder
 table?)``, ``read[r, s]``: the id the line rule reads symbol ``s`` as on reel ``r`` (remaps, and the line ids
-of reel-ordered entries, :mod:`mathkit.ordered`), ``ropen``/``rem``: the open states as
+of reel-ordered entries, :mod:`mathkit.model.ordered`), ``ropen``/``rem``: the open states as
 offsets into the remainder table, and the table)."""
 
 

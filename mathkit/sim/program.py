@@ -1,4 +1,4 @@
-"""The vocabulary of :mod:`mathkit.play` compiled to the driver's instructions.
+"""The vocabulary of :mod:`mathkit.play.vocabulary` compiled to the driver's instructions.
 
 A :class:`Builder` turns the blocks' tables into one list of instructions
 (``op, a, b, c, d, e``; the ops are listed in :mod:`mathkit.sim.layout`) that the
@@ -11,7 +11,7 @@ refused with the block's name.
   (operands first); look-up tables and laws go into one integer array ``tab`` (a
   law at ``o``: ``n, total weight, n values, n cumulative weights``).
 * A test becomes its value's ops and a conditional jump past what it guards.
-* A :class:`~mathkit.play.Count` of symbols becomes a digit of the spins'
+* A :class:`~mathkit.play.vocabulary.Count` of symbols becomes a digit of the spins'
   observation code; its radix and size are known once every spin model is, so
   its op is completed by :meth:`Builder.finish`.
 * Each feature compiles to an entry program (its entry actions) and its stages:
@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
-from ..play import (
+from ..play.vocabulary import (
     Action,
     Add,
     Bits,

@@ -2,7 +2,7 @@
 
 A block of plays owns two ``numpy.random.PCG64`` (or ``SFC64``) bit generators,
 one for base spins and one for everything the round's features draw (see
-:mod:`mathkit.dask_runner`).
+:mod:`mathkit.sim.cluster`).
 The kernel continues each generator's exact state in compiled code and draws
 every stop with numpy's unbiased Lemire draw on 32-bit words, exactly as
 ``Generator.integers(0, m, dtype=numpy.uint32)`` does: each base spin draws,
@@ -12,7 +12,7 @@ the reel's total weight for virtual stops, mapped to a stop through the
 cumulative weights) — on a game without modifiers the stops of base spin ``j``
 are calls ``5j .. 5j + 4`` (on 5 reels); features take every draw (their spins'
 stops reel by reel, their random values) in play order from the other.  The tests replay both streams with numpy and
-:func:`~mathkit.evaluate.evaluate` and get the same win for every play.
+:func:`~mathkit.spin.evaluate.evaluate` and get the same win for every play.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Route-labelled sampling: the conditional law of a whole round's win given how the round went.
 
-A *route* names an event of the round (the keys of :class:`mathkit.stage.Uncovered`):
+A *route* names an event of the round (the keys of :class:`mathkit.laws.stage.Uncovered`):
 
 - ``"variant:<label>"`` — the base spin drew the base variant(s) labelled ``<label>`` (a random overlay
   type: ``"variant:overlay wilds: Priestess Arrow"``).  Sampled by **forcing** the variant: the
@@ -17,13 +17,13 @@ The blocks of every pass are played on threads (the compiled driver releases the
 its own streams, so the threads change nothing in the counts.
 
 Reproducible: each route draws from its own ``SeedSequence((seed, crc32(route pass)))`` cut into blocks
-of :data:`~mathkit.sim.run.BLOCK` rounds with the simulator's streams (:func:`mathkit.dask_runner.block_streams`),
+of :data:`~mathkit.sim.run.BLOCK` rounds with the simulator's streams (:func:`mathkit.sim.cluster.block_streams`),
 so the same seed gives the same counts bit for bit, whatever other routes are asked for.  The feature routes
 and ``"round"`` share one pass of literal rounds.  Nothing here imports the exact engine.
 
 Examples
 --------
->>> from mathkit.io import load_game
+>>> from mathkit.gamefile.io import load_game
 >>> game = load_game("data/games/classic_3reel.toml")
 >>> s = sample_routes(game, ["round"], 20_000, seed=3)["round"]
 >>> s.draws, s.how, sum(s.counts) == s.draws
@@ -40,11 +40,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..dask_runner import block_wins
 from ..errors import ModelError
-from ..game import Game
-from ..mixture import DEFAULT_ROUNDS, DEFAULT_SEED, RouteSample
+from ..laws.mixture import DEFAULT_ROUNDS, DEFAULT_SEED, RouteSample
+from ..model.game import Game
 from . import layout as K
+from .cluster import block_wins
 from .run import BLOCK, _compiled
 from .spec import SimSpec
 

@@ -3,15 +3,15 @@
 :func:`simulate` plays whole rounds as a player would: it draws every reel's stop
 (uniform, or by weight for virtual stops) from generators seeded by the
 injected ``numpy.random.Generator``, values the window with the shared pay
-rules of :mod:`mathkit.evaluate`, and plays each feature as its block's table
-says (:mod:`mathkit.play`) — free spins awarded by the trigger count, retriggers
+rules of :mod:`mathkit.spin.evaluate`, and plays each feature as its block's table
+says (:mod:`mathkit.play.vocabulary`) — free spins awarded by the trigger count, retriggers
 adding spins up to ``max_spins``, multipliers, held and re-spun cells, window
 heights drawn per spin — the cap on the whole round (base spin and every
 feature; the round ends once the cap is reached) and, optionally, the gamble by
 a strategy on each round's paid win, reported beside the RTP and never in it.
 It shares only the game model, the blocks' tables and the window evaluation
 with the exact engine: none of its tables, algebra or Markov chains
-(:mod:`mathkit.rtp`, :mod:`mathkit.exact`, :mod:`mathkit.markov` ... are not
+(:mod:`mathkit.exact.components`, :mod:`mathkit.exact`, :mod:`mathkit.chains.markov` ... are not
 imported; the one exception is the command line's :func:`exact_figures`, which
 reads the PAR sheet lazily, after the simulation, to compare with it).
 
@@ -19,12 +19,12 @@ The result is a :class:`~mathkit.sim.results.SimResult`.
 
 Reproducible: a run is a fixed list of blocks of :data:`BLOCK` plays, block
 ``b`` seeded by the ``b``-th child of one ``SeedSequence`` spawned from the
-generator (see :mod:`mathkit.dask_runner`), so a seed gives the same result
+generator (see :mod:`mathkit.sim.cluster`), so a seed gives the same result
 in one process or on any number of Dask workers, whatever the chunk size.
 
 Examples
 --------
->>> from mathkit.io import load_game
+>>> from mathkit.gamefile.io import load_game
 >>> res = simulate(load_game("data/games/classic_3reel.toml"), 100_000, seed=1)
 >>> res.spins, 0.7 < res.rtp.value < 1.0
 (100000, True)
@@ -41,8 +41,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..bounds import check_cost
-from ..dask_runner import (
+from ..errors import ModelError, located
+from ..gamefile.io import load_game
+from ..model.bounds import check_cost
+from ..model.game import Game
+from . import layout as K
+from .cluster import (
     G_OFFERED,
     G_RETURNED,
     G_ROUNDS,
@@ -58,10 +62,6 @@ from ..dask_runner import (
     map_chunks,
     run_blocks,
 )
-from ..errors import ModelError, located
-from ..game import Game
-from ..io import load_game
-from . import layout as K
 from .results import Estimate, GambleResult, SimResult
 from .spec import SimSpec, compile_game
 
@@ -80,7 +80,7 @@ class GambleStrategy:
 
     ``limit_on`` reads the game's gamble limit on the amount staked (``"stake"``) or
     on what the gamble would pay (``"win"``).  Objects with ``option`` (and
-    ``target``) attributes, such as :mod:`mathkit.gamble`'s strategies, work too.
+    ``target``) attributes, such as :mod:`mathkit.chains.ladder`'s strategies, work too.
     """
 
     option: str

@@ -1,16 +1,16 @@
 """A game compiled for the driver: :class:`SimSpec`, built by :func:`compile_game` from the blocks' tables.
 
 Every feature block says how it is played (``sim_table``, in the vocabulary of
-:mod:`mathkit.play`); a block that gives no table is refused, with the game's
+:mod:`mathkit.play.vocabulary`); a block that gives no table is refused, with the game's
 and the block's names.  Here the tables are gathered — sequences, the base
 variants of the modifiers (a product), the cap, the gamble ladder — the spin
 models they name are compiled (:mod:`mathkit.sim.models`), the sequences become
 the program (:mod:`mathkit.sim.program`) and the observation code is sized.
 
 Nothing here knows the exact engine or a feature's kind.  Line pays are a *memo*
-of the shared :func:`mathkit.evaluate.line_win` (the tries of
-:mod:`mathkit.sim.lines`); ways windows go to :func:`mathkit.evaluate.ways_win`
-itself; scatter pays are the game model's :meth:`~mathkit.game.ScatterPay.pay`.
+of the shared :func:`mathkit.spin.evaluate.line_win` (the tries of
+:mod:`mathkit.sim.lines`); ways windows go to :func:`mathkit.spin.evaluate.ways_win`
+itself; scatter pays are the game model's :meth:`~mathkit.model.game.ScatterPay.pay`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import numpy.typing as npt
 
 from ..errors import ModelError
 from ..features.base import Block
-from ..game import Game
-from ..play import EverySpin, Ladder, RoundCap, Sequence, SimTable, Stake, Variant, Variants
-from ..tables import pay_tables, reel_arrays
+from ..model.game import Game
+from ..play.vocabulary import EverySpin, Ladder, RoundCap, Sequence, SimTable, Stake, Variant, Variants
+from ..spin.tables import pay_tables, reel_arrays
 from . import layout as K
 from .layout import IntArray
 from .lines import _symbol_trie
@@ -55,7 +55,7 @@ class SimSpec:
         The spin models' arrays (:data:`~mathkit.sim.models.FIELDS`) and the compiled
         features (:data:`~mathkit.sim.program.PROGRAM`).
     ways_tables
-        ``(match, pay, mult)`` for :func:`~mathkit.evaluate.ways_win`.
+        ``(match, pay, mult)`` for :func:`~mathkit.spin.evaluate.ways_win`.
     par
         Scalar parameters (``P_*`` slots).
     slots, n_acc
@@ -176,7 +176,7 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> spec = compile_game(load_game("data/games/classic_3reel.toml"))
     >>> spec.components, spec.total_bet
     (('lines',), 1)

@@ -28,10 +28,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..errors import GameError
-from ..game import Game
-from ..io import StyleLostWarning, load_game, save_game
-from ..par import ParSheet
-from ..report import write_atomic, write_par
+from ..export.sheet import write_par
+from ..gamefile.io import StyleLostWarning, load_game, save_game
+from ..model.game import Game
+from ..report.par import ParSheet
+from ..report.text import write_atomic
 from . import views
 from .compare import ComparePanel
 from .editors import FeaturePanel, PayPanel, css_name
@@ -398,7 +399,7 @@ class Workbench:
     def save_as(self, name: str | None = None, *, overwrite: bool | None = None) -> Path | None:
         """Save the current game into the games folder under ``name`` (default: the name box).
 
-        Atomic, as an edit of the file the game came from (:func:`mathkit.io.save_game`): only the
+        Atomic, as an edit of the file the game came from (:func:`mathkit.gamefile.io.save_game`): only the
         edited values change.  An existing file is replaced only when ``overwrite`` (default: the
         checkbox) is true; the checkbox is cleared after each save.
         """
@@ -470,7 +471,7 @@ def build_workbench(path_or_game: str | Path | Game | None = None, data_dir: str
     Parameters
     ----------
     path_or_game
-        A game file (a bare file name is looked up in ``data_dir``), a :class:`~mathkit.game.Game`,
+        A game file (a bare file name is looked up in ``data_dir``), a :class:`~mathkit.model.game.Game`,
         or ``None`` for the default game.
     data_dir
         The games folder the picker lists and "save as" writes to; a relative folder that does not

@@ -19,10 +19,10 @@ import ipywidgets as widgets
 
 from ..errors import GameError
 from ..export.diff import Change, diff_games
-from ..game import Game
-from ..io import load_game
-from ..par import ParSheet, build_par
-from ..sensitivity import play_reels
+from ..gamefile.io import load_game
+from ..model.game import Game
+from ..report.par import ParSheet, build_par
+from ..report.sensitivity import play_reels
 from .model import game_files
 from .panel import Panel, button
 from .panel import html as html_widget
@@ -68,7 +68,7 @@ def compare_games(a: Game, b: Game, reels: str | None = None, labels: tuple[str,
     --------
     >>> import dataclasses
     >>> from fractions import Fraction
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> a = load_game("data/games/classic_3reel.toml")
     >>> c = compare_games(a, dataclasses.replace(a, declared_rtp=Fraction("0.9")))
     >>> [(ch.section, ch.where, ch.after) for ch in c.changes], c.figures()[0][3]

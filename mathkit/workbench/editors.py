@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..game import Game
+from ..model.game import Game
 from .model import with_feature, with_line_pay, with_scatter_pay
 from .panel import Panel
 
@@ -69,7 +69,7 @@ def pay_header(game: Game) -> str:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> pay_header(load_game("data/games/dynasty.toml"))
     'credits per line at 1 coin; at 2, 5, 10 coins every pay × coins'
     >>> pay_header(load_game("data/games/classic_3reel.toml"))

@@ -33,10 +33,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .. import plots
-from ..distribution import WinDistribution
-from ..game import Game
-from ..par import ParSheet, Z
-from ..volatility import exceedance_points
+from ..laws.distribution import WinDistribution
+from ..laws.volatility import exceedance_points
+from ..model.game import Game
+from ..report.par import ParSheet, Z
 from .livefigure import LiveFigure
 from .model import Quick
 

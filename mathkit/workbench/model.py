@@ -1,7 +1,7 @@
 """The workbench's logic without widgets: edits that make new games, and the figures it shows.
 
 Every edit is a pure function ``(game, new value) -> game`` that validates the
-result (:func:`~mathkit.validate.validate_game`), so an invalid edit raises a
+result (:func:`~mathkit.model.validate.validate_game`), so an invalid edit raises a
 :class:`~mathkit.errors.GameError` and the caller keeps the last valid game.
 :func:`quick_figures` is the fast path (per-reel algebra: milliseconds);
 :func:`full_figures` builds the whole PAR sheet (enumeration of the cycle).
@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
+from ..exact.components import ComponentRTP, component_rtp
 from ..features import block_class
-from ..game import Game, ReelSet, ScatterPay
-from ..par import ParSheet, build_par
+from ..model.game import Game, ReelSet, ScatterPay
+from ..model.validate import validate_game
+from ..report.par import ParSheet, build_par
+from ..report.sensitivity import play_reels
 from ..round import analyse
-from ..rtp import ComponentRTP, component_rtp
-from ..sensitivity import play_reels
-from ..validate import validate_game
 
 __all__ = [
     "Quick",
@@ -147,7 +147,7 @@ def with_strip(game: Game, reels: str, reel: int, text: str) -> Game:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> g = with_strip(load_game("data/games/classic_3reel.toml"), "base", 0, "WILD*2 BLANK*30")
     >>> g.reel_set().strips[0], g.reel_set().weights[0]
     (('WILD', 'BLANK'), (2, 30))
@@ -168,7 +168,7 @@ def with_stops(game: Game, reels: str, reel: int, stops: list[tuple[str, int]]) 
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> g = load_game("data/games/benchmark_5x3.toml")
     >>> with_stops(g, "base", 0, [("H1", 1), ("L1", 1), ("L2", 1)]).reel_set().strips[0]
     ('H1', 'L1', 'L2')
@@ -191,7 +191,7 @@ def with_targets(game: Game, **changes: Any) -> Game:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> with_targets(load_game("data/games/dynasty.toml"), sd=(5.0, 7.0)).targets.sd
     (5.0, 7.0)
     """
@@ -232,7 +232,7 @@ def with_feature(game: Game, name: str, path: tuple[str | int, ...], value: Any)
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> g = with_feature(load_game("data/games/dynasty.toml"), "free_spins", ("multiplier",), 3)
     >>> g.feature("free_spins").table()["multiplier"]
     3
@@ -279,7 +279,7 @@ def feature_frequency(game: Game, reels: str) -> Fraction | None:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> feature_frequency(load_game("data/games/benchmark_5x3.toml"), "base") is None
     True
     """
@@ -291,7 +291,7 @@ def quick_figures(game: Game, reels: str | None = None) -> Quick:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> from mathkit.exact import rtp
     >>> g = load_game("data/games/benchmark_5x3.toml")
     >>> quick_figures(g).rtp == rtp(g)
@@ -317,7 +317,7 @@ def paytable_csv(game: Game) -> str:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> print(paytable_csv(load_game("data/games/classic_3reel.toml")).splitlines()[1])
     lines,WILD,WILD,3,800,1600,5000,credits per line
     """

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Protocol
 
 import ipywidgets as widgets
 
-from ..game import Game
+from ..model.game import Game
 from .model import Quick
 
 __all__ = ["Host", "Panel", "button", "html"]

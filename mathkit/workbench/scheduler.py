@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ..game import Game
+from ..model.game import Game
 from .worker import STEPS, ProcessRunner, compute
 
 __all__ = ["PROGRESS_AFTER", "SYNC_LIMIT", "TICK", "Mode", "Scheduler"]

@@ -22,8 +22,8 @@ from plotly.subplots import make_subplots
 
 from .. import plots
 from ..errors import MathkitError
-from ..game import Game
-from ..par import ParSheet
+from ..model.game import Game
+from ..report.par import ParSheet
 from ..sessions import SessionLaw, bankroll_table, from_par, gamble_options, solve, strategy, table_rows
 from .livefigure import LiveFigure
 from .panel import Host, Panel

@@ -24,7 +24,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..errors import GameError
-from ..game import Game
+from ..model.game import Game
 from . import stripops, views
 from .model import stops_of, strip_text, with_stops, with_strip
 from .panel import Panel, button, html
@@ -39,7 +39,7 @@ def column_options(game: Game, reels: str, reel: int) -> list[tuple[str, int]]:
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> opts = column_options(load_game("data/games/dynasty.toml"), "base", 1)
     >>> [label for label, _ in opts[16:21]]
     ['16   TEN', '17 ┌ SEAL', '18 │ SEAL', '19 └ SEAL', '20   KING']

@@ -3,10 +3,10 @@
 * The hit/return table (one row per pay combination of the reel set analysed):
   pay, hits over the cycle, "1 in N", share of the RTP and Δ RTP against the
   saved version — from the cheap figures, so it follows every edit with the RTP.
-* ∂RTP per symbol per reel (:func:`mathkit.sensitivity.symbol_sensitivity`:
+* ∂RTP per symbol per reel (:func:`mathkit.report.sensitivity.symbol_sensitivity`:
   one more stop of the symbol on the reel, exact): coloured red where a stop
   raises the RTP, blue where it lowers it; it arrives with the slow figures.
-* The win bands (:func:`mathkit.volatility.win_bands`) of the PAR sheet's distribution.
+* The win bands (:func:`mathkit.laws.volatility.win_bands`) of the PAR sheet's distribution.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..report import one_in
-from ..rtp import ComponentRTP
-from ..sensitivity import SymbolSensitivity
-from ..volatility import win_bands
+from ..exact.components import ComponentRTP
+from ..laws.volatility import win_bands
+from ..report.sensitivity import SymbolSensitivity
+from ..report.text import one_in
 from .panel import Panel
 from .panel import html as html_widget
 from .views import pct, table_html
@@ -33,8 +33,8 @@ def hit_table_html(now: ComponentRTP, saved: ComponentRTP | None = None, total: 
 
     Examples
     --------
-    >>> from mathkit.io import load_game
-    >>> from mathkit.rtp import component_rtp
+    >>> from mathkit.gamefile.io import load_game
+    >>> from mathkit.exact.components import component_rtp
     >>> c = component_rtp(load_game("data/games/classic_3reel.toml"))
     >>> "<td>3 × WILD</td>" in hit_table_html(c, c)
     True

@@ -21,8 +21,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..game import Game
-from ..sensitivity import at_bet
+from ..model.game import Game
+from ..report.sensitivity import at_bet
 from .model import quick_figures, with_targets
 from .panel import Panel, button
 from .panel import html as html_widget
@@ -50,7 +50,7 @@ def target_rows(game: Game, reels: str, rtp: Fraction | float, sd: float | None,
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> g = load_game("data/games/dynasty.toml")
     >>> [(r.figure, r.delta) for r in target_rows(g, "base", Fraction(951, 1000), 7.0, None)]
     [('RTP', '+0.1000 pp'), ('σ', '+0.5000 above'), ('hit frequency', '—')]
@@ -106,7 +106,7 @@ def warnings_for(game: Game, reels: str, rtp: Fraction | float, rows: list[Row],
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> g = load_game("data/games/classic_3reel.toml")
     >>> warnings_for(g, "base", Fraction(23, 20), [], {})[0]
     'RTP 115.0000% is above 100%: the game pays out more than it takes'

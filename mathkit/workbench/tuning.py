@@ -1,6 +1,6 @@
 """The workbench's one call into the tuner: a proposed game for a target, and what it changes.
 
-The tuner (:mod:`mathkit.tune`) is called here and nowhere else in the
+The tuner (:mod:`mathkit.tuner`) is called here and nowhere else in the
 workbench, so a new tuner needs a change in this module only.  A proposal is
 shown as a diff (:func:`mathkit.export.diff.diff_games`) and applied by the
 designer, as one undoable edit.
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..export.diff import Change, diff_games
-from ..game import Game
-from ..tune import tune
+from ..model.game import Game
+from ..tuner import tune
 
 __all__ = ["Proposal", "propose"]
 
@@ -39,7 +39,7 @@ def propose(game: Game, reels: str, target: Fraction, vary: str = "strips") -> P
 
     Examples
     --------
-    >>> from mathkit.io import load_game
+    >>> from mathkit.gamefile.io import load_game
     >>> p = propose(load_game("data/games/classic_3reel.toml"), "base", Fraction("0.85"))
     >>> p.reached, abs(p.rtp - Fraction("0.85")) <= Fraction(5, 100_000), bool(p.changes)
     (True, True, True)

@@ -13,9 +13,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import GameError
-from ..game import Game
-from ..par import ParSheet
-from ..report import one_in
+from ..model.game import Game
+from ..report.par import ParSheet
+from ..report.text import one_in
 
 __all__ = [
     "breakdown_html",

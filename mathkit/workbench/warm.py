@@ -8,7 +8,7 @@ with a scatter, free spins and the gamble: every kernel the workbench uses).
 
 from __future__ import annotations
 
-from ..io import loads_game
+from ..gamefile.io import loads_game
 from .worker import compute
 
 __all__ = ["TINY", "warm"]

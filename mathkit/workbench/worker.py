@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..figures import Method
-from ..game import Game
-from ..par import build_par
+from ..laws.provenance import Method
+from ..model.game import Game
+from ..report.par import build_par
+from ..report.sensitivity import play_reels, symbol_sensitivity
 from ..round import analyse
-from ..sensitivity import play_reels, symbol_sensitivity
 
 __all__ = ["STEPS", "ProcessRunner", "Sd", "compute"]
 

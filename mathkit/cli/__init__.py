@@ -1,0 +1,116 @@
+"""The ``mathkit`` command line: ``par``, ``simulate``, ``session``, ``tune``, ``check``, ``export``, ``render``.
+
+Errors in a game file, a bad argument, an output that cannot be written or a
+computation refused by a resource limit print one message naming the file and
+the field, and exit with status 2; nothing prints a traceback unless
+``--debug`` is given (anywhere on the line) or ``MATHKIT_DEBUG=1`` is set
+(see :func:`mathkit.cli.args.run`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..errors import located
+from ..model.bounds import check_bet
+from ..sim.sampling import route_sampler
+from .args import check_output, coins_arg, lines_arg, run, sampling_arguments, strip_debug
+
+__all__ = ["main"]
+
+
+def _par(args: argparse.Namespace) -> int:
+    # imported here: ``mathkit --help`` and the delegated commands need none of it
+    from ..gamefile.io import load_game
+    from ..report.par import build_sheet
+    from ..report.text import par_to_dict, par_to_text
+
+    if args.out:
+        from ..export.sheet import PAR_FORMATS  # the export package: only --out needs it
+
+        check_output(args.out, what="--out", suffixes=PAR_FORMATS)
+    game = load_game(args.game)
+    with located(path=args.game):
+        game.reel_set(args.reels)
+        check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
+        par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
+                          sessions=args.sessions, sampler=route_sampler(game, args.sample_rounds, args.seed,
+                                                                        reels=args.reels, lines=args.lines,
+                                                                        coins=args.coins))
+    if args.out:
+        from ..export.sheet import write_par
+
+        write_par(par, args.out)
+    if args.json:
+        print(json.dumps(par_to_dict(par), indent=2))
+    elif not args.out:
+        print(par_to_text(par), end="")
+    else:
+        print(f"wrote {args.out}")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="mathkit", description="Exact slot-game mathematics.",
+                                epilog="Exit status: 0 done, 1 a check or target failed, 2 bad game, argument or output "
+                                       "(or a computation refused by a limit), 3 an internal error. "
+                                       "--debug (anywhere) shows tracebacks.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    par = sub.add_parser("par", help="print or write a game's PAR sheet")
+    par.add_argument("game", type=Path, help="game file (TOML)")
+    par.add_argument("--json", action="store_true", help="print JSON instead of text")
+    par.add_argument("--out", type=Path, help="write the PAR sheet to FILE (.json, .csv, .txt, .xlsx)")
+    par.add_argument("--reels", help="reel set (RTP variant) to analyse; default: the file's default_reels")
+    par.add_argument("--lines", type=lines_arg, help="lines played (default: the bet's lines)")
+    par.add_argument("--coins", type=coins_arg, help="coins per line, one of the game's options (default: the first)")
+    par.add_argument("--sessions", action="store_true",
+                     help="add the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
+    sampling_arguments(par)
+    par.set_defaults(func=_par)
+
+    for name, (_, helptext) in DELEGATED.items():
+        # listed for --help; their own parsers (module.cli) take every argument
+        sub.add_parser(name, help=helptext, add_help=False)
+    return p
+
+
+#: subcommands whose own module (``mathkit.cli.<module>``) parses their arguments: name -> (module, help)
+DELEGATED = {
+    "simulate": ("simulate", "Monte Carlo simulation of the rules, checked against the exact figures"),
+    "session": ("session", "a player's session, exactly: time on device, bankroll survival, outcomes"),
+    "tune": ("tune", "solve strips or pays for a target RTP; sensitivities"),
+    "check": ("check", "certification checks"),
+    "export": ("export", "XLSX PAR sheet, game-server JSON, diff between two games"),
+    "render": ("render", "execute notebooks and write offline HTML"),
+}
+
+
+def _delegate(command: str, rest: list[str]) -> int:
+    import importlib
+
+    mod = importlib.import_module(f"mathkit.cli.{DELEGATED[command][0]}")
+    cli: Callable[[list[str]], int] = mod.cli
+    return cli(rest)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args_list, debug = strip_debug(list(sys.argv[1:] if argv is None else argv))
+
+    def command() -> int:
+        if args_list and args_list[0] in DELEGATED:
+            return _delegate(args_list[0], args_list[1:])
+        args = _parser().parse_args(args_list)
+        status: int = args.func(args)
+        return status
+
+    return run(command, debug=debug)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,509 @@
+"""The PAR sheet (Probability Accounting Report) of a game.
+
+:func:`build_par` gathers every figure a mathematician or a test lab reads —
+symbol counts, per-combination hits and RTP, cycle, RTP by component, hit
+frequencies, σ, volatility index, RTP range after N spins, max win and its
+odds, tail probabilities, features — each as a :class:`Figure` that says how
+it was obtained (``exact``, ``markov`` or ``sampled``) — and, when asked
+(``sessions=True``; ``mathkit par`` asks), a player's session from a default
+bankroll (:data:`SESSION_BANKROLL` × bet, :data:`SESSION_SPINS` spins) solved
+exactly on the sheet's whole-play distribution (:mod:`mathkit.chains.markov.session`).
+Rendering to text, JSON and CSV lives in :mod:`mathkit.report.text`.
+
+A game whose feature blocks cannot (yet) give the whole round's distribution
+(:meth:`mathkit.features.Block.supported_level`) gets a :class:`RoundSheet`
+from :func:`build_sheet`: every figure that needs no distribution (RTP by
+component, paytable, features), and nothing that would need one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from ..errors import ModelError
+from ..exact.base import SpinMaths
+from ..laws.distribution import WinDistribution
+from ..laws.mixture import MixedLaw, RoundPart, RouteSample, mix
+from ..laws.provenance import FeatureSection, Figure, Method
+from ..laws.stage import Level, Outcome
+from ..model.game import Game
+from ..round import RoundAnalysis, analyse
+from ..round.compose import as_block, transforms
+from .simfigures import entry_figures
+
+__all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
+           "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
+           "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "session_section", "sheet_level"]
+
+#: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)
+Z = {"90%": 1.645, "95%": 1.960, "99%": 2.576}
+RANGE_SPINS = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
+TAILS = (10, 100, 1000)
+SESSION_BANKROLL = 100
+"""The PAR sheet's session: a bankroll of this many total bets ..."""
+SESSION_SPINS = 1000
+"""... played for at most this many spins."""
+HIT_FREQUENCY_PER_SPIN = ("hit frequency per spin: plays that pay anything / plays "
+                          "(a whole play: the base spin and every feature it starts)")
+"""The definition printed beside the per-spin hit frequency."""
+HIT_FREQUENCY_PER_LINE = ("hit frequency per line: line hits summed over every pay combination and every line played "
+                          "/ (cycle × lines played), base spin — P(one line pays), as older PAR sheets print it")
+"""The definition printed beside the per-line hit frequency (for one line: line hits summed over entries / cycle)."""
+Sampler = Callable[[Sequence[str]], Mapping[str, RouteSample]]
+"""Samples the conditional law of the round's win for each route (:func:`mathkit.sim.routes.sample_routes`,
+its game, rounds and seed bound by the caller: the sheet sits below the simulator)."""
+ROUND = "round"
+"""The route of every round: the whole round sampled, for a sheet whose blocks give no exact distribution."""
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One pay combination in the PAR table."""
+
+    component: str
+    entry: str
+    count: int
+    pay: int
+    hits: int
+    probability: Figure
+    rtp: Figure
+    combination: str = ""
+    """A reel-ordered combination's reels in order (``RWB: R7 – W7 – B7``); empty for others (``count × entry``)."""
+
+    @property
+    def one_in(self) -> float:
+        return math.inf if self.probability.value == 0 else 1 / self.probability.value
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class RoundSheet:
+    """The figures of a game's PAR sheet that need no whole-round distribution, for one reel set and bet.
+
+    ``level`` is how far the round was analysed (``"mean"``: RTP by component and the
+    features' sections; a :class:`ParSheet` has every figure).
+    """
+
+    game: Game
+    reels: str
+    lines: int
+    coins: int
+    total_bet: int
+    cycle: int
+    symbol_counts: dict[str, tuple[tuple[str, tuple[int, ...]], ...]]
+    entries: tuple[EntryRow, ...]
+    components: dict[str, Figure]
+    rtp: Figure
+    base: SpinMaths
+    features: tuple[FeatureSection, ...] = ()
+    cap: Figure | None = None
+    cap_probability: Figure | None = None
+    cap_probability_bound: bool = False
+    max_win_bounded: bool = True
+    trigger_probability: Figure | None = None
+    """P(a base spin starts any feature) (:func:`mathkit.report.simfigures.entry_figures`)."""
+    p_enter: dict[str, Figure] = field(default_factory=dict)
+    """Each feature's entries per round, by name (the round analysis itself stays off the sheet: it does not pickle)."""
+    sessions: FeatureSection | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    level: Level = "distribution"
+    sd_moments: Figure | None = None
+    """σ per unit of total bet of a sheet analysed to the round's moments (a :class:`ParSheet` has :attr:`sd`)."""
+    sd_note: str = ""
+    not_computed: dict[str, str] = field(default_factory=dict)
+    """Figures a sheet of the round's moments leaves out, each with why and where to get it."""
+    hit_frequency_per_line: Figure | None = None
+    """:data:`HIT_FREQUENCY_PER_LINE` (exact); ``None`` for a ways game or a base spin a feature modifies."""
+    mixed: MixedLaw | None = None
+    """The round's win law where a part of it is sampled (:mod:`mathkit.laws.mixture`): its figures, tagged
+    ``exact+sampled`` or ``sampled`` with 99% intervals; ``None`` when nothing was sampled."""
+
+    @property
+    def declared_rtp(self) -> Fraction | None:
+        return self.game.declared_for(self.reels)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ParSheet(RoundSheet):
+    """Every figure of a game's PAR sheet, for one reel set and bet."""
+
+    hit_frequency: Figure
+    hit_frequency_bet: Figure
+    sd: Figure
+    volatility_index: dict[str, Figure]
+    rtp_range: dict[str, tuple[tuple[int, float, float], ...]]
+    max_win: Figure
+    max_win_probability: Figure
+    tails: dict[int, Figure]
+    distribution: WinDistribution
+
+
+def symbol_counts(game: Game) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
+    """Per reel set, per symbol: its (weighted) count on each reel."""
+    out = {}
+    for rs in game.reel_sets:
+        rows = []
+        for name in game.symbol_names:
+            per_reel = tuple(sum(w for s, w in zip(strip, rs.stop_weights(r), strict=True) if s == name)
+                             for r, strip in enumerate(rs.strips))
+            rows.append((name, per_reel))
+        out[rs.name] = tuple(rows)
+    return out
+
+
+def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
+    rows = []
+    cycle = base.components.cycle
+    bet = base.total_bet
+    pays = {e.name: e for e in game.line_pays}
+    scat = {s.symbol: s for s in game.scatter_pays}
+    for e in base.components.entries:
+        if e.component == "scatter":
+            pay = scat[e.entry].pay(e.count) * base.tables.scatter_credits
+            named = ""
+        else:
+            pay = pays[e.entry].pay(e.count, base.coins, game.bet.coins.index(base.coins)
+                                    if base.coins in game.bet.coins else None)
+            named = pays[e.entry].combination(e.count) if pays[e.entry].ordered else ""
+        rows.append(EntryRow(e.component, e.entry, e.count, pay, e.hits,
+                             Figure.of(Fraction(e.hits, cycle)), Figure.of(Fraction(e.credits, cycle * bet)), named))
+    return tuple(rows)
+
+
+def line_hit_frequency(base: SpinMaths) -> Figure | None:
+    """:data:`HIT_FREQUENCY_PER_LINE` of a base spin: its line hits over ``cycle × lines`` (``None`` for ways).
+
+    The line hits are the components' line rows (each counts (outcome, line) pairs where the
+    combination is paid), so the figure is exact without enumerating the cycle.
+
+    Examples
+    --------
+    >>> from mathkit.gamefile.io import load_game
+    >>> from mathkit.round.engine import Engine
+    >>> e = Engine(load_game("data/games/classic_3reel.toml"))
+    >>> line_hit_frequency(e.spin_maths(e.base_model())).method
+    'exact'
+    """
+    n_lines = int(base.tables.lines.shape[0])
+    if base.tables.ways or n_lines == 0:
+        return None
+    hits = sum(e.hits for e in base.components.entries if e.component == "lines")
+    return Figure.of(Fraction(hits, base.components.cycle * n_lines))
+
+
+def _figure(x: Fraction | float, method: Method) -> Figure:
+    return Figure.of(x, method)
+
+
+def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinDistribution:
+    """The distribution of a whole round: the base spin's exact counts when nothing else plays, else the composed one.
+
+    Transforms (the cap) act on it in order.
+    """
+    engine = analysis.engine
+    if not analysis.triggered and not analysis.game.features_of("modifier"):
+        play = base.win_distribution
+    else:
+        d = analysis.uncapped.dist
+        assert d is not None
+        play = WinDistribution.from_probs(d.values, d.probs, unit=analysis.total_bet, method="markov",
+                                          lost_mass=d.lost_mass)
+    for block in transforms(analysis.game):
+        play = block.apply(engine, play)
+    return play
+
+
+def session_section(play: WinDistribution, bankroll: int = SESSION_BANKROLL, spins: int = SESSION_SPINS) -> FeatureSection:
+    """The sessions section: ``spins`` spins from ``bankroll`` × bet on the whole-play law ``play`` (gamble not played)."""
+    from ..chains.markov.session import solve_session  # here: a sheet without sessions needs none of its kernels
+
+    law = solve_session(play.values, play.probs(), bet=play.unit, bankroll=bankroll * play.unit, spins=spins,
+                        lost_mass=play.lost_mass, method=play.method)
+    return law.section(f"Sessions (bankroll {bankroll:,}× bet, up to {spins:,} spins)",
+                       "each spin pays a whole play (features and cap included); the gamble is not played")
+
+
+def sheet_level(game: Game) -> Level:
+    """The deepest level every feature block of ``game`` answers (``"distribution"`` for a full PAR sheet)."""
+    levels: tuple[Level, ...] = ("mean", "moments", "distribution")
+    return min((as_block(f).supported_level(game) for f in game.features), key=levels.index, default="distribution")
+
+
+def decimal_digits(x: Fraction, error: float, digits: int = 20) -> str:
+    """``x`` truncated to the decimals an error of at most ``error`` leaves meaningful (at most ``digits``).
+
+    The true value lies within ``error`` of ``x``, so it differs from the decimal shown by less than
+    ``error`` plus one unit of the last decimal.
+
+    Examples
+    --------
+    >>> decimal_digits(Fraction(1, 3), 1e-12)
+    '0.333333333333'
+    """
+    keep = digits if error <= 0 else max(0, min(digits, int(-math.log10(error))))
+    scaled = x.numerator * 10**keep // x.denominator
+    sign = "-" if scaled < 0 else ""
+    whole, frac = divmod(abs(scaled), 10**keep)
+    return f"{sign}{whole}." + f"{frac:0{keep}d}" if keep else f"{sign}{whole}"
+
+
+def _rtp_figures(analysis: RoundAnalysis) -> tuple[dict[str, Figure], Figure]:
+    """The RTP of a round by component and in total, per unit of total bet."""
+    bet = analysis.total_bet
+    out = analysis.outcome
+    components = {k: Figure.of(v / bet, out.method_of(k)) for k, v in out.components.items()}
+    method: Method = out.method
+    total: Fraction | float
+    if all(f.exact is not None for f in components.values()):
+        total = sum((f.exact for f in components.values() if f.exact is not None), Fraction(0))
+        return components, _figure(total, method)
+    if all(isinstance(v, Fraction) for v in out.components.values()):
+        # exact parts and a bounded one (the cap's effect): the decimals the bound leaves certain
+        exact = sum((Fraction(v) for v in out.components.values()), Fraction(0)) / bet
+        return components, Figure(float(exact), method, None, decimal_digits(exact, out.error / bet))
+    return components, _figure(math.fsum(f.value for f in components.values()), method)
+
+
+def play_rtp(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None) -> Figure:
+    """The RTP of a whole play (base spin and every feature, the cap applied), as the PAR sheet states it.
+
+    Examples
+    --------
+    >>> from mathkit.gamefile.io import load_game
+    >>> game = load_game("data/games/classic_3reel.toml")
+    >>> play_rtp(game) == build_sheet(game).rtp
+    True
+    """
+    analysis = analyse(game, reels, lines=lines, coins=coins, level="mean", sections=False)
+    return _rtp_figures(analysis)[1]
+
+
+def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
+    """The figures every sheet has: RTP by component, the base spin's paytable, the features, the cap."""
+    engine = analysis.engine
+    base = engine.spin_maths(engine.base_model())
+    bet = analysis.total_bet
+    components, rtp = _rtp_figures(analysis)
+    cap_fig = None
+    for block in transforms(game):
+        limit = block.round_limit(engine)
+        if limit is not None:
+            cap_fig = Figure.of(limit / bet)
+    return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
+            "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
+            "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
+            "max_win_bounded": analysis.outcome.max_win is not None, **entry_figures(analysis), "level": analysis.level,
+            "hit_frequency_per_line": None if game.features_of("modifier") else line_hit_frequency(base)}
+
+
+def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
+                parallel: bool = False, sessions: bool = False, sampler: Sampler | None = None) -> RoundSheet:
+    """The PAR sheet of ``game`` as far as its blocks answer: a :class:`ParSheet`, or a :class:`RoundSheet` of the means.
+
+    ``sessions`` asks a :class:`ParSheet` for its sessions section (a sheet of the means has none: a session
+    needs the whole play's distribution).  ``sampler`` (:data:`Sampler`) samples what the exact analysis
+    leaves out — its uncovered routes, or the whole round of a sheet analysed to the moments — for the
+    distribution's figures (:attr:`RoundSheet.mixed`); without it those figures are left out, and say why.
+
+    Examples
+    --------
+    >>> from mathkit.gamefile.io import load_game
+    >>> type(build_sheet(load_game("data/games/classic_3reel.toml"))).__name__
+    'ParSheet'
+    """
+    level = sheet_level(game)
+    analysis = None
+    if level == "distribution" or (level == "moments" and sampler is not None):
+        # with a sampler, a block that gives its moments only is left to it (an uncovered part of the round)
+        try:
+            analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+        except ModelError:
+            if level == "distribution":
+                raise
+        if analysis is not None and not analysis.uncapped.uncovered:
+            return _build_par(analysis, sessions=sessions)
+        if analysis is not None and (analysis.uncapped.dist is None or analysis.uncapped.m2 is None):
+            analysis = None  # no exact part to mix: the round's moments, and the whole round sampled
+        level = "moments"  # an exact part and uncovered parts: σ from the moments, the distribution mixed
+    if analysis is None:
+        analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
+    reached = None
+    for block in transforms(game):
+        if block.name in analysis.stats:
+            reached = block.limit_reached(analysis.engine, analysis.stats[block.name]) or reached
+    more: dict[str, Any] = {}
+    if level == "moments":
+        more = _moment_figures(analysis)
+        if analysis.uncapped.uncovered and sampler is None:
+            more["not_computed"] = {k: NOT_SAMPLED for k in more["not_computed"]}
+        if sampler is not None:
+            more["mixed"] = mixed_law(analysis, sampler)
+            more["not_computed"] = {}
+    return RoundSheet(**_common(analysis, game), cap_probability=reached[0] if reached else None,
+                      cap_probability_bound=bool(reached and reached[1]), **more)
+
+
+def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
+    """The round's win law: the analysis' exact sub-distribution mixed with the sampled uncovered routes.
+
+    A round analysed to its moments only has no exact part: the whole round is then sampled (route
+    :data:`ROUND`, tagged ``sampled``).  The cap applies to both parts (the simulator ends a round at
+    the cap); P(cap) and the RTP it removes are bounded by the round's proven tail bound where that is
+    tighter than the sample.
+    """
+    before = analysis.uncapped
+    bet = analysis.total_bet
+    engine = analysis.engine
+    cap = next((int(lim) for b in transforms(analysis.game) if (lim := b.round_limit(engine)) is not None), None)
+    d = before.dist if analysis.level == "distribution" else None
+    if d is None:
+        exact = RoundPart((), ())
+        routes: list[tuple[str, Fraction]] = [(ROUND, Fraction(1))]
+    else:
+        merged: dict[int, float] = {}
+        for v, p in zip(d.values.tolist(), d.probs.tolist(), strict=True):
+            w = int(v) if cap is None else min(int(v), cap)
+            merged[w] = merged.get(w, 0.0) + p
+        exact = RoundPart(tuple(merged), tuple(merged.values()), lost_mass=float(d.lost_mass))
+        routes = [(u.route, Fraction(u.probability)) for u in before.uncovered]
+    samples = sampler([r for r, _ in routes])
+    bound = None
+    reachable = cap is not None and (before.max_win is None or before.max_win >= cap)
+    if cap is not None and before.tail is not None:
+        bound = (before.tail(cap - 1)[1], before.tail(float(cap))[0])
+    seeds = {s.seed for s in samples.values()}
+    law = mix(exact, routes, samples, bet=bet, cap=cap, cap_bound=bound, cap_reachable=reachable,
+              seed=seeds.pop() if len(seeds) == 1 else None, tail=before.tail)
+    why = [f"{u.route}: {u.why}" for u in before.uncovered]
+    return replace(law, notes=(*law.notes, *why)) if why else law
+
+
+NOT_COMPUTED = ("not computed exactly: `mathkit par` mixes in sampled parts (--sample-rounds, --seed); "
+                "see also mathkit simulate")
+NOT_SAMPLED = "needs its uncovered parts sampled: `mathkit par` samples them (--sample-rounds, --seed)"
+
+
+def _cap_m2_bound(outcome: Outcome, cap: float) -> float:
+    """A bound of ``E[Y²] − E[min(Y, c)²] = 2c·E[(Y − c)⁺] + ∫_c^∞ 2(t − c)·P(Y > t) dt`` from the round's tail bound.
+
+    ``P(Y > t)`` is bounded on a geometric grid and taken at each step's left end; ``inf`` when the
+    round has no tail bound or the bound has not vanished by ``10⁶ × c``.
+    """
+    if outcome.tail is None:
+        return math.inf
+    b0, _ = outcome.tail(cap)
+    total = 2 * cap * b0
+    t, step = cap, cap / 64
+    while t < 1e6 * cap:
+        _, q = outcome.tail(t)
+        if q < 1e-300:
+            return total
+        total += 2 * (t + step - cap) * step * q
+        t, step = t + step, step * 1.25
+    return math.inf
+
+
+def _moment_figures(analysis: RoundAnalysis) -> dict[str, Any]:
+    """σ of a round analysed to its second moments, and what such a sheet leaves out.
+
+    σ is that of the round before the cap when a tail bound (not the distribution) settles the
+    cap: the cap then changes the round's win only with the tiny probability shown as P(cap).
+    """
+    bet = analysis.total_bet
+    before = analysis.uncapped
+    after = analysis.outcome
+    src = after if after.m2 is not None and after.method != "markov" else before
+    assert src.m2 is not None
+    var = src.m2 - src.mean * src.mean
+    sd = Figure(math.sqrt(max(float(var), 0.0)) / bet, src.method)
+    note = ("σ of the whole round from its exact second moment (every feature's moment recursion; line pairs "
+            "for spins with fixed wild cells)")
+    if src is before and transforms(analysis.game):
+        limit = next((b.round_limit(analysis.engine) for b in transforms(analysis.game)
+                      if b.round_limit(analysis.engine) is not None), None)
+        gap = _cap_m2_bound(before, float(limit)) if limit is not None else math.inf
+        if limit is not None and math.isfinite(gap):
+            # |Var − Var_capped| ≤ max(E[Y²] − E[min(Y, c)²], 2·E[Y]·E[(Y − c)⁺]) ≤ max(gap, 2·E[Y]·gap/(2c))
+            dvar = max(gap, float(src.mean) * gap / float(limit))
+            root = math.sqrt(max(float(var), 0.0))
+            dsd = dvar / (root + math.sqrt(max(float(var) - dvar, 0.0))) / bet if root else math.inf
+            note += (f"; with the cap it is the same within {dsd:.2g} × bet (a bound on E[Y² − min(Y, c)²] from the "
+                     "round's Chernoff tail bounds)")
+        else:
+            note += "; before the cap, which a tail bound shows is reached with probability below P(cap) shown"
+    missing = {k: NOT_COMPUTED for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability",
+                                         "p_win_ge")}
+    return {"sd_moments": sd, "sd_note": note, "not_computed": missing}
+
+
+def build_par(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
+              parallel: bool = False, sessions: bool = False) -> ParSheet:
+    """Build the PAR sheet of ``game`` on reel set ``reels`` (default set when ``None``).
+
+    The round is composed from the game's blocks (:func:`mathkit.round.analyse`):
+    features appear as components, sections and in the distribution of a whole
+    round; σ comes from the round's second moment (exact where every part is).
+    A game whose blocks cannot give the round's distribution is refused: see
+    :func:`build_sheet`.
+    ``sessions``: add the sessions section (:func:`session_section`; from 0.05 s for a
+    5-credit bet to about 2 s of CPU for a 1-credit lattice under a 30-credit bet).
+
+    Examples
+    --------
+    >>> from mathkit.gamefile.io import load_game
+    >>> par = build_par(load_game("data/games/classic_3reel.toml"))
+    >>> par.rtp.method, sum(c.exact for c in par.components.values()) == par.rtp.exact
+    ('exact', True)
+    """
+    if sheet_level(game) != "distribution":
+        msg = (f"{game.name}: a feature block gives the round's means only, not its distribution; "
+               "build_sheet gives the PAR sheet's mean figures")
+        raise ModelError(msg)
+    analysis = analyse(game, reels, lines=lines, coins=coins, level="distribution", parallel=parallel)
+    if analysis.uncapped.uncovered:
+        msg = (f"{game.name}: the exact distribution leaves out {', '.join(u.route for u in analysis.uncapped.uncovered)}; "
+               "build_sheet(..., sampler=...) mixes in their sampled laws")
+        raise ModelError(msg)
+    return _build_par(analysis, sessions=sessions)
+
+
+def _build_par(analysis: RoundAnalysis, *, sessions: bool = False) -> ParSheet:
+    """The :class:`ParSheet` of a round analysed to its whole exact distribution."""
+    game = analysis.game
+    common = _common(analysis, game)
+    base = common["base"]
+    engine = analysis.engine
+    bet = analysis.total_bet
+    out = analysis.outcome
+    total = common["rtp"].exact if common["rtp"].exact is not None else common["rtp"].value
+    play = _play(analysis, base)
+    pmeth: Method = play.method
+    if out.m2 is not None:
+        var = out.m2 - out.mean * out.mean
+        sd = math.sqrt(max(float(var), 0.0)) / bet
+        smeth: Method = out.method
+    else:
+        sd, smeth = play.sd_per_bet(), pmeth
+    cap_p = None
+    for block in transforms(game):
+        limit = block.round_limit(engine)
+        if limit is not None:
+            cap_p = _figure(play.sf(float(limit)), pmeth) if play.max_win >= limit else Figure.of(Fraction(0), "exact")
+    return ParSheet(
+        **common,
+        cap_probability=cap_p,
+        hit_frequency=_figure(play.hit_frequency(), pmeth),
+        hit_frequency_bet=_figure(play.sf(bet), pmeth),
+        sd=Figure(sd, smeth),
+        volatility_index={k: Figure(z * sd, smeth) for k, z in Z.items()},
+        rtp_range={k: tuple((n, float(total) - z * sd / math.sqrt(n), float(total) + z * sd / math.sqrt(n))
+                            for n in RANGE_SPINS) for k, z in Z.items()},
+        max_win=Figure(play.max_win / bet, pmeth, Fraction(play.max_win, bet) if pmeth == "exact" else None),
+        max_win_probability=_figure(play.p_max(), pmeth),
+        tails={m: _figure(play.sf_bet(m), pmeth) for m in TAILS},
+        distribution=play,
+        sessions=session_section(play) if sessions else None,
+    )
