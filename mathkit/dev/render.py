@@ -492,11 +492,13 @@ def summary_table(par: Any) -> Table:
 
 
 def paytable_table(par: Any) -> Table:
-    """The PAR sheet's pay combinations: pay, hits over the cycle, probability, odds and RTP of each."""
-    rows = tuple((e.component, f"{e.count} × {e.entry}", f"{e.pay:,}", f"{e.hits:,}", f"{e.probability.value:.6g}",
-                  one_in(e.probability.value), pct(e.rtp.value)) for e in par.entries)
-    return Table(("component", "combination", "pay (credits)", "hits in the cycle", "probability", "odds", "RTP"),
-                 rows, "Paytable (exact over the cycle)")
+    """The PAR sheet's pay combinations: pay, hits over the cycle, hits per spin, probability (per line for a line
+    combination, per spin for the others), odds and RTP of each."""
+    rows = tuple((e.component, f"{e.count} × {e.entry}", f"{e.pay:,}", f"{e.hits:,}", f"{e.hits_per_spin.value:.6g}",
+                  f"{e.probability.value:.6g} per {e.per}", one_in(e.probability.value), pct(e.rtp.value))
+                 for e in par.entries)
+    return Table(("component", "combination", "pay (credits)", "hits in the cycle", "hits per spin", "probability",
+                  "odds", "RTP"), rows, "Paytable (exact over the cycle)")
 
 
 def feature_tables(par: Any) -> list[Table]:
