@@ -96,6 +96,9 @@ def test_tune_refuses_a_target_above_100_percent(tmp_path: Path, capsys: pytest.
     # a tolerance taking the band past 100%: refused before the game is read, naming the tolerance
     status, err = run(["tune", CLASSIC, "--target-rtp", "0.9", "--tolerance-pp", "50", "--out", str(out)], capsys)
     assert status == 2 and "--tolerance-pp: the band 40.0000% to 140.0000% of the bet" in err
+    # 100% itself with the default ±0.005 pp: the band reaches past it, and the message says so of --target-rtp
+    status, err = run(["tune", CLASSIC, "--target-rtp", "1", "--out", str(out)], capsys)
+    assert status == 2 and "--target-rtp: the band 99.9950% to 100.0050% of the bet" in err and "--tolerance-pp 0" in err
 
 
 @pytest.mark.parametrize("option", ["par --out", "export --xlsx", "export --server-json", "tune --out"])
@@ -169,7 +172,8 @@ SESSION = ["session", CLASSIC]
     (SESSION, "--bankroll", "-5", "must be more than 0 credits (or × bet)"),
     (SESSION, "--bankroll", "0x", "must be more than 0 credits (or × bet)"),
     (SESSION, "--stop-win", "infx", "not an amount: 'infx'"),
-    (SESSION, "--ceiling", "1e400", "must be more than 0 credits (or × bet) and at most 9007199254740992"),
+    (SESSION, "--ceiling", "1" + "0" * 40, "must be more than 0 credits (or × bet) and at most 9007199254740992"),
+    (SESSION, "--ceiling", "1e3", "not an amount: '1e3' (write credits, 2500, or a multiple of the bet, 100x)"),
     (SESSION, "--gamble-target", "nan", "not an amount: 'nan'"),
     (SESSION, "--big-win", "0x", "must be at least 1, not 0"),
     (SESSION, "--big-win", "1,2,3,4,5,6,7,8,9", "give 1 to 8 multiples of the bet"),

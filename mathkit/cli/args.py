@@ -21,6 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..model.bounds import MAX_COINS, MAX_PAYLINES, MAX_WIN, limits
+from ..sessions.law import AMOUNT
 
 __all__ = [
     "Interval",
@@ -234,7 +235,7 @@ def in_range(text: str, allowed: Interval, *, percent: bool = False) -> Fraction
     scale = Fraction(1)
     if percent and t.endswith("%"):
         t, scale = t[:-1], Fraction(1, 100)
-    value = _exact(t, 2 * _DIGITS, f"is out of range: must be {allowed}")
+    value = _exact(t, 2 * _DIGITS, f"is out of range: must be {allowed}" if allowed.high is not None else "")
     if value is None:
         msg = f"not a number: {text!r}"
         raise argparse.ArgumentTypeError(msg)
@@ -278,38 +279,30 @@ def seconds_arg(text: str) -> float:
     return float(in_range(text, Interval(Fraction(0), low_open=True)))
 
 
-_MOST = Fraction(MAX_WIN)
-
-
 def amount_arg(text: str) -> str:
-    """An amount of credits (``2500``) or a multiple of the total bet (``100x``, ``12.5x``): more than 0, at most
-    :data:`~mathkit.model.bounds.MAX_WIN`; turned into credits when the bet is known
-    (:func:`mathkit.sessions.law.credits`).
+    """An amount of credits (``2500``) or a multiple of the total bet (``100x``, ``12.5x``), as
+    :data:`~mathkit.sessions.law.AMOUNT` writes it: more than 0, at most :data:`~mathkit.model.bounds.MAX_WIN`;
+    turned into credits when the bet is known (:func:`mathkit.sessions.law.credits`).
 
     Examples
     --------
     >>> amount_arg("100x"), amount_arg("2500")
     ('100x', '2500')
-    >>> amount_arg("-5")
+    >>> amount_arg("0x")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be more than 0 credits (or × bet) and at most 9007199254740992, not -5
+    argparse.ArgumentTypeError: must be more than 0 credits (or × bet) and at most 9007199254740992, not 0x
     """
     t = text.strip()
-    shown = t.rstrip("x×X").strip() if t[-1:] in ("x", "×", "X") else t
-    allowed = Interval(Fraction(0), _MOST, low_open=True,
+    m = AMOUNT.match(t)
+    allowed = Interval(Fraction(0), Fraction(MAX_WIN), low_open=True,
                        words=f"more than 0 credits (or × bet) and at most {MAX_WIN}")
-    if not shown:
+    if m is None and not (t.startswith("-") and AMOUNT.match(t[1:])):
         msg = f"not an amount: {text!r} (write credits, 2500, or a multiple of the bet, 100x)"
         raise argparse.ArgumentTypeError(msg)
-    try:
-        in_range(shown, allowed)
-    except argparse.ArgumentTypeError as exc:
-        if str(exc).startswith("not a number"):
-            msg = f"not an amount: {text!r} (write credits, 2500, or a multiple of the bet, 100x)"
-            raise argparse.ArgumentTypeError(msg) from None
+    if m is None or len(m.group(1)) > _DIGITS or Fraction(m.group(1)) not in allowed:
         msg = f"must be {allowed}, not {t}"
-        raise argparse.ArgumentTypeError(msg) from None
+        raise argparse.ArgumentTypeError(msg)
     return t
 
 

@@ -116,6 +116,8 @@ def _rtp(given: Band, tolerance: Fraction | None) -> Target:
     if t.low <= 0 or t.high > 1:
         shown = f"{_pct(t.low)} to {_pct(t.high)}"
         msg = f"the band {shown} of the bet reaches outside a target RTP's range: above 0% and at most 100%"
+        if tolerance is None:  # the default tolerance around a value at the range's end
+            raise ModelError(msg, field="--target-rtp", fix="aim inside the range, or give --tolerance-pp 0")
         raise ModelError(msg, field="--tolerance-pp", fix="give a smaller tolerance")
     return t
 

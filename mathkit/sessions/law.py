@@ -29,11 +29,12 @@ from ..model.game import Game
 from ..report.par import ParSheet
 from ..round import analyse
 
-__all__ = ["SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy", "with_strategy"]
+__all__ = ["AMOUNT", "SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy", "with_strategy"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-_AMOUNT = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*([x×X])?\s*$")
+AMOUNT = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*([x×X])?\s*$")
+"""An amount as written: credits (``2500``, ``12.5``, ``5/2``) or a multiple of the bet (``100x``)."""
 
 
 def credits(value: int | str, bet: int, what: str) -> int:
@@ -46,7 +47,7 @@ def credits(value: int | str, bet: int, what: str) -> int:
     """
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    m = _AMOUNT.match(str(value))
+    m = AMOUNT.match(str(value))
     if m is None:
         msg = f"{what}: {value!r} is neither credits (2500) nor a multiple of the bet (100x)"
         raise ModelError(msg)
