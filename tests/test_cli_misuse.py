@@ -140,7 +140,8 @@ def test_no_traceback_without_debug_and_one_with_it(tmp_path: Path) -> None:
 def test_an_unexpected_error_is_reported_as_a_bug(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     def broken(*args: object, **kwargs: object) -> None:
-        raise KeyError("oops")
+        msg = "oops"
+        raise KeyError(msg)
 
     monkeypatch.setattr(par_module, "_build_par", broken)
     assert main(["par", CLASSIC]) == 3

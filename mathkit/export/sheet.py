@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import UsageError
 from ..report.par import RoundSheet
 from ..report.strict import dumps
 from ..report.text import par_to_csv, par_to_dict, par_to_text, write_atomic
@@ -29,4 +30,4 @@ def write_par(par: RoundSheet, path: str | Path) -> Path:
 
         return write_par_xlsx(par, p)
     msg = f"{p}: unknown output format {suffix!r}; use .json, .csv, .txt or .xlsx"
-    raise ValueError(msg)
+    raise UsageError(msg)
