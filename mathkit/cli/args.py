@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..model.amounts import AMOUNT
 from ..model.bounds import MAX_COINS, MAX_PAYLINES, MAX_WIN, limits
-from ..sessions.law import AMOUNT
 
 __all__ = [
     "Interval",
@@ -281,7 +281,7 @@ def seconds_arg(text: str) -> float:
 
 def amount_arg(text: str) -> str:
     """An amount of credits (``2500``) or a multiple of the total bet (``100x``, ``12.5x``), as
-    :data:`~mathkit.sessions.law.AMOUNT` writes it: more than 0, at most :data:`~mathkit.model.bounds.MAX_WIN`;
+    :data:`~mathkit.model.amounts.AMOUNT` writes it: more than 0, at most :data:`~mathkit.model.bounds.MAX_WIN`;
     turned into credits when the bet is known (:func:`mathkit.sessions.law.credits`).
 
     Examples
