@@ -35,6 +35,14 @@ The numbers
   largest win is bounded without enumeration (the top line pay × every wild
   multiplier × lines + the top scatter pay), and for free spins without a spin
   limit by the spins a feature reaches with probability at least 2⁻⁶⁴.
+* **Near miss** (:mod:`.nearmiss`): for every reel, window height and symbol that
+  matters (top award, scatter, bonus, jackpot, feature), the weight of the stops
+  showing it just outside the window over the weight showing it inside, divided by
+  the same ratio on the unweighted strip (1 exactly when unweighted), at most
+  ``near_miss_limit`` = 1.25 in every profile.  Regulators (Nevada Regulation 14's
+  ban on near-miss virtual-reel mapping, and the labs that follow it) state the
+  rule, not a number: 1.25 is our tolerance for incidental weighting, to confirm
+  with the test lab.
 """
 
 # ``name as name``: public names that were never in __all__, still importable from mathkit.checks.
@@ -48,6 +56,7 @@ from .limits import check_features_terminate as check_features_terminate
 from .limits import check_hit_frequency as check_hit_frequency
 from .limits import check_win_overflow as check_win_overflow
 from .limits import feature_checks as feature_checks
+from .nearmiss import check_near_miss as check_near_miss
 from .profiles import INT64 as INT64
 from .profiles import MINOR_UNITS as MINOR_UNITS
 from .profiles import PROFILES, Check, Profile

@@ -35,6 +35,8 @@ class Profile:
     rtp_max: Fraction
     odds_limit: int
     max_gambles: int = 5
+    near_miss_limit: Fraction = Fraction(5, 4)
+    """The largest near-miss factor a reel may show (:mod:`mathkit.checks.nearmiss`): 1 is an unweighted strip."""
 
 
 PROFILES = {

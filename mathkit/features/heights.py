@@ -69,6 +69,16 @@ class VariableHeights(Block):
                    lines_per_row=integer(data.get("lines_per_row"), f"{where}.lines_per_row", minimum=1,
                                          maximum=MAX_PAYLINES))
 
+    def window_heights(self) -> tuple[int, ...]:
+        """The heights a spin can draw (weight > 0), lowest first (the near-miss check looks at each).
+
+        Examples
+        --------
+        >>> VariableHeights(name="variable_heights", heights=((3, 2), (4, 0), (5, 1)), lines_per_row=10).window_heights()
+        (3, 5)
+        """
+        return tuple(h for h, w in self.heights if w > 0)
+
     def table(self) -> dict[str, Any]:
         return {"heights": {str(h): w for h, w in self.heights}, "lines_per_row": self.lines_per_row}
 
