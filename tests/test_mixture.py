@@ -54,11 +54,19 @@ def test_mixing_an_exact_part_with_one_sampled_route_by_hand() -> None:
     ge_bet = m.figures["hit_frequency_win_ge_bet"]  # W ≥ 10: the exact 1/4 and the route's 40%
     assert ge_bet.value == pytest.approx(0.35) and ge_bet.low == pytest.approx(0.25 + 0.25 * lo)
     tail = m.figures["p_win_ge_10x"]  # W ≥ 100: never seen; the exact part adds no width
-    assert tail.value == 0 and tail.low == 0
-    assert tail.high == pytest.approx(0.25 * Z99**2 / (100 + Z99**2))
-    # no cap: the max win is the largest win (4× bet), P = 1/4 · 0.4
+    assert tail.low == 0 and tail.high == pytest.approx(0.25 * Z99**2 / (100 + Z99**2))
+    # ... so it is an upper end, never the point 0: an interval, its value the upper end, and the sheets say why
+    assert tail.interval and tail.point is None and tail.value == tail.high
+    assert "no sampled round of variant:x reached it" in tail.note
+    assert m.describe(tail) == f"[exact+sampled: 99% interval ≤ {tail.high:.3g}, not resolved to a point value]"
+    # no cap: the max win is the largest win (4× bet), P = 1/4 · 0.4 = 0.1, its half-width 1/4 · (hi − lo) / 2
+    # = 0.031 (31% of 0.1: more than 10%), so it is an interval too
     assert m.max_win_kind == "largest" and m.figures["max_win"].value == 4
-    assert m.figures["max_win_probability"].value == pytest.approx(0.1)
+    top = m.figures["max_win_probability"]
+    assert top.interval and (top.low, top.high) == pytest.approx((0.25 * lo, 0.25 * hi))
+    assert "half-width is 31% of the point value" in top.note
+    # the hit frequency is resolved (half-width 0.031 of 0.35, 9%): a point value
+    assert not hit.interval and hit.point == hit.value
     bands = {b.label: b for b in m.bands}
     assert bands["0"].probability.value == pytest.approx(0.5 + 0.25 * 0.6)
     assert bands["(0, 1]"].probability.value == pytest.approx(0.25)  # W = 10 is 1× bet
@@ -100,7 +108,7 @@ def test_nothing_sampled_is_exact_and_the_cap_bound_wins_over_the_sample() -> No
     # a proven tail bound tighter than the sample's upper end replaces it (P(W ≥ t) ≤ 1e-9 for every t here)
     m = mix(exact, (("feature:f", Fraction(1, 10)),), s, bet=10, tail=lambda t: (0.0, 1e-9))
     assert m.figures["p_win_ge_10x"].high == 1e-9 and m.figures["p_win_ge_10x"].bound
-    assert m.figures["p_win_ge_10x"].value == 0
+    assert m.figures["p_win_ge_10x"].value == 1e-9  # an upper bound, never the 0 nothing sampled counted
     with pytest.raises(ModelError, match="above its proven bound"):  # a sample that contradicts a bound
         mix(exact, (("feature:f", Fraction(1, 10)),), s, bet=1, tail=lambda t: (0.0, 1e-9))
     with pytest.raises(ValueError, match="no sample for the uncovered route"):
@@ -231,3 +239,79 @@ def test_text_csv_and_xlsx_show_the_mixed_figures(tmp_path: Path, capsys: pytest
     assert export_cli([str(path), "--xlsx", str(tmp_path / "n.xlsx"), "--sample-rounds", "0"]) == 0
     none = [r for r in load_workbook(tmp_path / "n.xlsx")["distribution"].iter_rows(values_only=True) if r and r[0]]
     assert "no win distribution" in str(none[0][0])
+
+
+RARE_TOY = """
+name = "rare toy"
+paylines = [[1, 1, 1, 1, 1]]
+[bet]
+lines = 1
+coins = [1]
+[symbols.W]
+kind = "wild"
+substitutes = "all"
+pays = false
+[symbols.J]
+[symbols.B]
+[reels.base]
+rows = 3
+strips = ["J B B B", "J B B B", "J B B B", "J B B B", "J B B B"]
+weights = [[33, 33, 33, 1], [33, 33, 33, 1], [33, 33, 33, 1], [33, 33, 33, 1], [33, 33, 33, 1]]
+[reels.over]
+rows = 3
+strips = ["J B B B", "J B B B", "J B B B", "J B B B", "J B B B"]
+weights = [[7, 7, 6, 1], [7, 7, 6, 1], [7, 7, 6, 1], [7, 7, 6, 1], [7, 7, 6, 1]]
+[paytable]
+J = { 5 = 2000 }
+B = { 5 = 1 }
+[overlay_wilds]
+probability = "1/2"
+reels = "over"
+symbol = "W"
+[[overlay_wilds.types]]
+name = "two"
+weight = 1
+shape = "cells"
+counts = { 2 = 1 }
+reels = [1, 2, 3, 4, 5]
+"""
+"""A rare tail on a sampled route: 2 overlay wilds on 2 of 15 cells (105 placements: sampled, not enumerated).
+The middle row (the line) shows J from stop 3 only: 1 in 100 on the base reels, 1 in 21 on the overlay's.
+P(win ≥ 1000× bet) = 1/2 · 10⁻¹⁰ (J on the whole line of a plain spin, exact) + 1/2 · P(J on the line's other cells
+| the overlay) ≈ 1/2 · 1.3·10⁻⁵ (sampled: about one in four samples of 20,000 holds one) — the exact part alone is
+five orders of magnitude too small."""
+
+
+def test_a_tail_no_sampled_round_reached_is_never_a_point_value() -> None:
+    # the overlay type is a forced-variant route; a tail no sampled round of it reached is printed as its interval,
+    # whatever its exact part: the point would be the exact 5·10⁻¹¹ alone
+    from mathkit.report.par import build_sheet
+    from mathkit.report.text import par_to_dict, par_to_text
+    from mathkit.sim.sampling import route_sampler
+
+    game = loads_game(RARE_TOY)
+    par = build_sheet(game, sampler=route_sampler(game, 20_000, 3))
+    m = par.mixed
+    assert m is not None and m.method == "exact+sampled"
+    bet = m.bet
+    text = par_to_text(par)
+    d = par_to_dict(par)
+    unresolved = 0
+    for key, label, e in m.rows():
+        if not key.startswith("p_win_ge_") or e.bound:
+            continue
+        t = int(key.removeprefix("p_win_ge_").removesuffix("x")) * bet
+        hits = sum(c for _, _, s in m.routes if s is not None for v, c in zip(s.values, s.counts, strict=True)
+                   if v >= t)
+        row = next(line for line in text.splitlines() if line.strip().startswith(label))
+        k = key.removeprefix("p_win_ge_")
+        if hits == 0:  # never the exact part alone: its interval, upper end from the sample's Wilson bound
+            unresolved += 1
+            assert e.interval and e.point is None and e.value == e.high > e.low > 0
+            assert e.low == pytest.approx(0.5e-10)  # the exact part: J on the whole line of a plain spin
+            assert d["p_win_ge"][k] is None and d["p_win_ge_interval"][k]["resolved"] is False
+            assert " interval " in row and "not resolved to a point value" in row
+        elif e.point is not None:  # a point only where the sample resolves it to 10%
+            assert (e.high - e.low) / 2 <= 0.10 * e.value
+            assert d["p_win_ge"][k] == e.value
+    assert unresolved >= 1  # P(win ≥ 1000× bet) at this seed

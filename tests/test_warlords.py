@@ -148,8 +148,19 @@ def test_par_json(capsys: pytest.CaptureFixture[str]) -> None:
     # proven Chernoff bound of the Cap section (tighter than any sample) as their upper end
     assert d["cap"] == pytest.approx(10000 / 3) and dist["max_win_kind"] == "cap"
     assert d["max_win"] == pytest.approx(10000 / 3) and d["provenance"]["max_win"] == "exact"
-    assert 0 < d["cap_probability"] <= f["p_win_ge_cap"]["high"] < 1e-15
-    assert d["max_win_probability"] == d["cap_probability"] and d["provenance"]["cap_probability"] in (tag, "markov")
+    # no sampled round reaches the cap: P(cap) is its interval (the exact part to the proven bound), never a point
+    cap = d["cap_probability_interval"]
+    assert d["cap_probability"] is None and not cap["resolved"] and 0 < cap["low"] < cap["high"] < 1e-15
+    assert d["max_win_probability"] is None and d["max_win_probability_interval"] == cap
+    assert d["provenance"]["cap_probability"] in (tag, "markov")
+    # every tail row: a point only when resolved to 10% (99% half-width), else null beside its interval
+    for k, value in d["p_win_ge"].items():
+        row = d["p_win_ge_interval"][k]
+        if value is None:
+            assert not row["resolved"] and row["low"] < row["high"], k
+        else:
+            assert row["resolved"] and (row["high"] - row["low"]) / 2 <= 0.10 * value, k
+    assert d["p_win_ge"]["1000x"] is None  # the Samurai and overlay routes' samples never reach 1000× bet
     assert 0 < d["rtp_lost_to_cap"] < 1e-15 and d["rtp_lost_to_cap_bound"] is True
     assert len(d["readings"]) >= 10
 

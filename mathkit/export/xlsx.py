@@ -20,7 +20,7 @@ from ..laws.mixture import MixedLaw
 from ..laws.provenance import Figure
 from ..model.game import Game
 from ..report.par import ParSheet, RoundSheet, Z
-from ..report.text import shown
+from ..report.text import MAX_WIN_UNBOUNDED, max_win_bounded, shown
 from .server import _frac
 
 __all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]
@@ -79,13 +79,22 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
             _fig_row("σ per total bet", par.sd),
         ]
         rows += [_fig_row(f"volatility index {k}", f) for k, f in par.volatility_index.items()]
-        rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
+        if max_win_bounded(par):
+            rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
+        else:
+            rows += [["max win (× bet)", "none", MAX_WIN_UNBOUNDED, ""],
+                     _fig_row("largest computed win (× bet)", par.max_win),
+                     _fig_row("P(largest computed win)", par.max_win_probability)]
         rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
     elif par.sd_moments is not None:
         rows.append(_fig_row("σ per total bet", par.sd_moments))
         rows += [[f"volatility index {k}", z * par.sd_moments.value, "", par.sd_moments.method] for k, z in Z.items()]
         if par.mixed is not None:
-            rows += [[label, e.value, par.mixed.describe(e), e.method] for _, label, e in par.mixed.rows()]
+            none = not max_win_bounded(par) and par.mixed.max_win_kind != "cap"  # no maximum: only the largest
+            rows += [[label, e.point, par.mixed.describe(e), e.method] for k, label, e in par.mixed.rows()
+                     if not (none and k in ("max_win", "max_win_probability"))]
+            if none:
+                rows.append(["max win (× bet)", "none", MAX_WIN_UNBOUNDED, ""])
         rows += [[k.replace("_", " "), "", why, ""] for k, why in par.not_computed.items()]
     else:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "

@@ -21,6 +21,13 @@ between routes (the routes may share their literal rounds).  An RTP contribution
 the normal interval of the route's sample mean at the same confidence.  Where a proven tail bound
 is tighter than the sample's upper end (P(cap)), the bound is reported instead, and says so.
 
+Resolution: a probability figure with a sampled part is a point value only when its sample resolves it —
+its 99% half-width at most :data:`RESOLUTION` (10%) of the value.  Otherwise (a route that never reached the
+event, or too few hits) the figure *is* its interval: :attr:`Estimate.interval` is set, its ``value`` is the
+interval's upper end (never a point below what the sample can resolve), and every sheet prints
+``low – high`` (``≤ high`` when the low end is 0) and says why.  A tail no sampled round reached is thus
+an upper bound, never the exact part alone.
+
 The means (RTP and its breakdown) never come from here: they stay the exact (or Markov) ones.
 
 Examples
@@ -44,11 +51,13 @@ from statistics import NormalDist
 from ..errors import ModelError, UsageError
 from .volatility import BAND_EDGES
 
-__all__ = ["CONFIDENCE", "DEFAULT_ROUNDS", "DEFAULT_SEED", "LABELS", "Band", "Estimate", "MixedLaw", "RoundPart",
+__all__ = ["CONFIDENCE", "DEFAULT_ROUNDS", "DEFAULT_SEED", "LABELS", "RESOLUTION", "Band", "Estimate", "MixedLaw", "RoundPart",
            "RouteSample", "mix", "wilson"]
 
 CONFIDENCE = 0.99
 """The confidence of every interval of a mixed figure (jointly over the routes)."""
+RESOLUTION = 0.10
+"""The largest relative 99% half-width of a figure printed as a point value (see the module)."""
 DEFAULT_ROUNDS = 1 << 21
 """Rounds of play per forced-variant route (2,097,152) of :func:`mathkit.sim.routes.sample_routes`; its shared
 literal pass plays :data:`mathkit.sim.routes.LITERAL` times as many."""
@@ -62,6 +71,8 @@ LABELS = {
     "p_win_ge_cap": "P(win ≥ cap) = P(cap)",
     "max_win": "max win (× bet)",
     "max_win_probability": "P(max win)",
+    "largest_computed_win": "largest computed win (× bet)",
+    "largest_computed_win_probability": "P(largest computed win)",
     "rtp_lost_to_cap": "RTP lost to the cap",
 }
 """The figures of a :class:`MixedLaw`, in display order, with their labels."""
@@ -102,7 +113,11 @@ class RoundPart:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A figure of the mixed law: its value, its 99% interval, how it was obtained; ``bound``: an upper bound only."""
+    """A figure of the mixed law: its value, its 99% interval, how it was obtained.
+
+    ``bound``: a proven upper bound only; ``interval``: the sample does not resolve a point value (see the
+    module's *Resolution*): the figure is ``[low, high]`` and ``value`` is ``high``.
+    """
 
     value: float
     low: float
@@ -111,6 +126,18 @@ class Estimate:
     exact: Fraction | None = None
     bound: bool = False
     note: str = ""
+    interval: bool = False
+
+    @property
+    def point(self) -> float | None:
+        """The value as a sheet may print it alone: ``None`` for an interval (print ``low – high``).
+
+        Examples
+        --------
+        >>> Estimate(0.5, 0.49, 0.51, "sampled").point, Estimate(1e-6, 0.0, 1e-6, "sampled", interval=True).point
+        (0.5, None)
+        """
+        return None if self.interval else self.value
 
 
 @dataclass(frozen=True)
@@ -149,6 +176,9 @@ class MixedLaw:
 
     def describe(self, e: Estimate) -> str:
         """``e``'s tag and interval as the sheets print them: ``[exact+sampled, 99% 0.1 – 0.2]``, ``[≤ bound]``."""
+        if e.interval:
+            what = f"≤ {e.high:.3g}" if e.low == 0 else f"{e.low:.3g} – {e.high:.3g}"
+            return f"[{e.method}: {CONFIDENCE:.0%} interval {what}, not resolved to a point value]"
         if e.bound:
             return f"[{e.method}: ≤ {e.high:.3g}, a bound]"
         if e.method == "exact" or e.low == e.high:
@@ -219,7 +249,11 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     routes = [_Route(float(p), list(samples[r].values), list(samples[r].counts), samples[r].draws) for r, p in uncovered]
     lost = exact.lost_mass
 
+    quiet: dict[str, tuple[str, ...]] = {}  # by figure label: the routes whose sample never counted it
+
     def prob(pred: Callable[[int], bool], label: str = "") -> Estimate:
+        quiet[label] = tuple(name for (name, _), r in zip(uncovered, routes, strict=True)
+                             if r.p > 0 and not any(c > 0 and pred(v) for v, c in zip(r.values, r.counts, strict=True)))
         e = sum(p for v, p in zip(exact.values, exact.probs, strict=True) if pred(v))
         ef = None
         if exact.exact is not None and not routes:
@@ -233,6 +267,20 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
             high += r.p * hi
         return Estimate(value, low, min(high, 1.0), method, ef, note=label)
 
+    def resolved(e: Estimate, label: str) -> Estimate:
+        """``e`` as a point value if its sample resolves it (half-width ≤ RESOLUTION × value), else its interval."""
+        if e.method == "exact" or e.interval or e.high <= e.low or (e.bound and e.low == 0):
+            return e
+        half = (e.high - e.low) / 2
+        if e.value > 0 and half <= RESOLUTION * e.value:
+            return e
+        none = quiet.get(label, ())
+        why = (f"no sampled round of {', '.join(none)} reached it" if none else
+               f"its 99% half-width is {half / e.value:.0%} of the point value")
+        note = (f"{e.note}; an interval, not a point value: {why} (a point is printed at half-width ≤ "
+                f"{RESOLUTION:.0%}); sample more rounds (--sample-rounds) to narrow it")
+        return replace(e, value=e.high, interval=True, bound=False, note=note)
+
     def clipped(e: Estimate, t: int) -> Estimate:
         """``e`` = P(W ≥ t) with its upper end the proven tail bound where that is tighter (a bound: markov)."""
         if tail is None or e.method == "exact":
@@ -244,7 +292,9 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
             msg = f"P(W ≥ {t}) sampled at {e.value:.3g}, above its proven bound {q:.3g}"
             raise ModelError(msg)
         note = f"{e.note}; its upper end is the round's proven tail bound, tighter than the sample's"
-        return replace(e, low=min(e.low, q), high=q, note=note, bound=e.value == 0)
+        if e.value == 0:  # nothing counted it: the proven bound is the figure (P ≤ it), never 0
+            return replace(e, value=q, low=0.0, high=q, note=note, bound=True)
+        return replace(e, low=min(e.low, q), high=q, note=note)
 
     def rtp_part(pred: Callable[[int], bool]) -> Estimate:
         e = sum(v * p for v, p in zip(exact.values, exact.probs, strict=True) if pred(v)) / bet
@@ -264,7 +314,8 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
         "hit_frequency_win_ge_bet": prob(lambda v: v >= bet, "P(W ≥ bet)"),
     }
     for m in TAILS:
-        figs[f"p_win_ge_{m}x"] = clipped(prob(_at_least(m * bet), f"P(W ≥ {m}× bet)"), m * bet)
+        label = f"P(W ≥ {m}× bet)"
+        figs[f"p_win_ge_{m}x"] = resolved(clipped(prob(_at_least(m * bet), label), m * bet), label)
     if method == "sampled":
         notes = [f"intervals: {CONFIDENCE:.0%} Wilson score intervals on the whole round's sampled law (no exact part)"]
     else:
@@ -288,7 +339,7 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
                 pc = replace(pc, high=q, note="P(W ≥ cap): the interval's upper end is the proven tail bound")
             notes.append(f"P(cap) ≤ {q:.3g}: the round's proven tail bound (Chernoff, markov), tighter than the "
                          "sample's upper end; no sampled round reached the cap")
-        figs["p_win_ge_cap"] = pc
+        figs["p_win_ge_cap"] = pc = resolved(pc, "P(W ≥ cap)")
         if cap_bound is not None:
             figs["rtp_lost_to_cap"] = Estimate(cap_bound[1] / bet, 0.0, cap_bound[1] / bet, "markov", bound=True,
                                                note="E[(W − cap)⁺] / bet ≤ the value shown, a proven bound (the "
@@ -298,12 +349,14 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
             figs["max_win"] = Estimate(cap / bet, cap / bet, cap / bet, "exact", Fraction(cap, bet),
                                        note="the cap: some round can reach it")
             figs["max_win_probability"] = pc
+    top = max(top_exact, top_sampled)
+    src = "exact" if top_exact >= top_sampled else method
+    figs["largest_computed_win"] = Estimate(top / bet, top / bet, top / bet, src,
+                                            note="the largest win of the law (exact part and samples)")
+    figs["largest_computed_win_probability"] = resolved(prob(lambda v: v == top, "P(W = max win)"), "P(W = max win)")
     if kind == "largest":
-        top = max(top_exact, top_sampled)
-        src = "exact" if top_exact >= top_sampled else method
-        figs["max_win"] = Estimate(top / bet, top / bet, top / bet, src,
-                                   note="the largest win of the law (exact part and samples)")
-        figs["max_win_probability"] = prob(lambda v: v == top, "P(W = max win)")
+        figs["max_win"] = figs["largest_computed_win"]
+        figs["max_win_probability"] = figs["largest_computed_win_probability"]
     bands = []
     edges: list[tuple[str, Callable[[int], bool]]] = [("0", lambda v: v == 0)]
     for i, lo in enumerate(BAND_EDGES):

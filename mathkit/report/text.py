@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..gamefile.io import write_atomic
-from ..laws.mixture import MixedLaw
+from ..laws.mixture import RESOLUTION, Estimate, MixedLaw
 from ..laws.provenance import FeatureSection, Figure
 from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, RANGE_SPINS, ParSheet, RoundSheet, Z
 from .strict import reason
@@ -150,8 +150,7 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
             "hit_frequency": par.hit_frequency.value,
             "hit_frequency_win_ge_bet": par.hit_frequency_bet.value,
             "volatility_index": {k: f.value for k, f in par.volatility_index.items()},
-            "max_win": par.max_win.value,
-            "max_win_probability": par.max_win_probability.value,
+            **_max_win_fields(par, par.max_win.value, par.max_win_probability.value),
             "p_win_ge": {f"{m}x": f.value for m, f in par.tails.items()},
             "rtp_range": {k: [{"spins": n, "low": lo, "high": hi} for n, lo, hi in rows]
                           for k, rows in par.rtp_range.items()},
@@ -186,25 +185,71 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
     if isinstance(par, ParSheet) and par.distribution.lost_mass:
         out["lost_mass"] = par.distribution.lost_mass
     if par.mixed is not None:  # last: P(cap) is the mixed law's P(W ≥ cap) (or its bound)
-        _mixed_dict(par.mixed, out)
+        _mixed_dict(par.mixed, out, bounded=max_win_bounded(par))
     return out
 
 
-def _mixed_dict(m: MixedLaw, out: dict[str, Any]) -> None:
-    """The mixed law's figures into the sheet's mapping: plain numbers, provenance, intervals, the samples."""
+MAX_WIN_UNBOUNDED = ("no maximum: a feature retriggers without limit and no cap applies, so a round's win has no "
+                     "upper bound; largest_computed_win is where the computed distribution ends")
+
+
+def max_win_bounded(par: RoundSheet) -> bool:
+    """Whether a round's win has a maximum: every feature bounded, or a cap on the whole round."""
+    return bool(par.max_win_bounded or par.cap is not None)
+
+
+def _max_win_fields(par: RoundSheet, largest: float | None, p_largest: float | None) -> dict[str, Any]:
+    """``max_win`` (``None`` when unbounded, with ``max_win_reason``) apart from the largest computed win and its odds.
+
+    With a cap the max win is the cap when some round reaches it (its odds P(cap)), else the largest win.
+    """
+    bounded = max_win_bounded(par)
+    out: dict[str, Any] = {"max_win": largest if bounded else None, "max_win_probability": p_largest if bounded else None,
+                           "largest_computed_win": largest, "largest_computed_win_probability": p_largest}
+    if not bounded:
+        out["max_win_reason"] = MAX_WIN_UNBOUNDED
+    return out
+
+
+def _interval(e: Estimate) -> dict[str, Any]:
+    return {"low": e.low, "high": e.high, "resolved": not e.interval, "bound": e.bound}
+
+
+def _mixed_dict(m: MixedLaw, out: dict[str, Any], *, bounded: bool) -> None:
+    """The mixed law's figures into the sheet's mapping: plain numbers, provenance, intervals, the samples.
+
+    A figure its sample does not resolve (:attr:`~mathkit.laws.mixture.Estimate.interval`) is ``null`` where a
+    plain number stands, and its 99% interval is beside it (``…_interval``), with ``resolved`` false.
+    """
     f = m.figures
+    tails = {k.removeprefix("p_win_ge_"): e for k, e in f.items() if k.startswith("p_win_ge_")}
+    top = f["largest_computed_win"]
+    p_top = f["largest_computed_win_probability"]
+    is_cap = m.max_win_kind == "cap"
     out.update({
-        "hit_frequency": f["hit_frequency"].value,
-        "hit_frequency_win_ge_bet": f["hit_frequency_win_ge_bet"].value,
-        "p_win_ge": {k.removeprefix("p_win_ge_"): e.value for k, e in f.items() if k.startswith("p_win_ge_")},
-        "max_win": f["max_win"].value,
-        "max_win_probability": f["max_win_probability"].value,
+        "hit_frequency": f["hit_frequency"].point,
+        "hit_frequency_interval": _interval(f["hit_frequency"]),
+        "hit_frequency_win_ge_bet": f["hit_frequency_win_ge_bet"].point,
+        "hit_frequency_win_ge_bet_interval": _interval(f["hit_frequency_win_ge_bet"]),
+        "p_win_ge": {k: e.point for k, e in tails.items()},
+        "p_win_ge_interval": {k: _interval(e) for k, e in tails.items()},
+        "max_win": f["max_win"].value if bounded or is_cap else None,
+        "max_win_probability": f["max_win_probability"].point if bounded or is_cap else None,
+        "max_win_probability_interval": _interval(f["max_win_probability"]) if bounded or is_cap else None,
+        "largest_computed_win": top.value,
+        "largest_computed_win_probability": p_top.point,
+        "largest_computed_win_probability_interval": _interval(p_top),
     })
+    if not (bounded or is_cap):
+        out["max_win_reason"] = MAX_WIN_UNBOUNDED
+    else:
+        out.pop("max_win_reason", None)
     out["p_win_ge_bound"] = {k.removeprefix("p_win_ge_"): e.bound for k, e in f.items() if k.startswith("p_win_ge_")}
     out["max_win_probability_bound"] = f["max_win_probability"].bound
     out["max_win_kind"] = m.max_win_kind
     if "p_win_ge_cap" in f:
-        out["cap_probability"] = f["p_win_ge_cap"].value
+        out["cap_probability"] = f["p_win_ge_cap"].point
+        out["cap_probability_interval"] = _interval(f["p_win_ge_cap"])
         out["cap_probability_bound"] = f["p_win_ge_cap"].bound
     if "rtp_lost_to_cap" in f:
         out["rtp_lost_to_cap"] = f["rtp_lost_to_cap"].value
@@ -220,7 +265,8 @@ def _mixed_dict(m: MixedLaw, out: dict[str, Any]) -> None:
     out["distribution"] = {
         "method": m.method,
         "confidence": 0.99,
-        "figures": {k: {"value": e.value, "low": e.low, "high": e.high, "method": e.method, "bound": e.bound,
+        "figures": {k: {"value": e.point, "low": e.low, "high": e.high, "method": e.method, "bound": e.bound,
+                        "resolved": not e.interval,
                         **({"exact": f"{e.exact.numerator}/{e.exact.denominator}"} if e.exact is not None else {}),
                         **({"note": e.note} if e.note else {})} for k, _, e in m.rows()},
         "max_win_kind": m.max_win_kind,
@@ -237,9 +283,13 @@ def _mixed_dict(m: MixedLaw, out: dict[str, Any]) -> None:
 def _mixed_text(m: MixedLaw, w: list[str]) -> None:
     w.append(f"Win distribution of the whole round [{m.method}]")
     for _, label, e in m.rows():
-        w.append(f"  {label:<27} {e.value:<12.6g} {m.describe(e)}")
+        shown = "interval" if e.interval else f"{e.value:.6g}"
+        w.append(f"  {label:<27} {shown:<12} {m.describe(e)}")
     w.append("  max win is " + ("the cap (some round can reach it; its odds are P(cap))" if m.max_win_kind == "cap"
                                 else "the largest win of the distribution"))
+    if any(e.interval for _, _, e in m.rows()):
+        w.append(f"  (an \"interval\" row: its sample does not resolve a point value — a 99% half-width above "
+                 f"{RESOLUTION:.0%} of it, or no sampled round reached it — so the figure is the interval shown)")
     w.append("  win band (× bet)   probability   99% interval              RTP part   99% interval")
     for b in m.bands:
         p, r = b.probability, b.rtp
@@ -316,12 +366,13 @@ def _distribution_text(par: ParSheet, w: list[str]) -> None:
     w.append(f"  σ per total bet             {par.sd.value:.4f}   [{par.sd.method}]")
     w.append("  volatility index            " + "  ".join(f"{k}: {f.value:.4f}" for k, f in
                                                           par.volatility_index.items()))
-    if par.max_win_bounded:
+    if max_win_bounded(par):
         w.append(f"  max win                     {par.max_win.value:,.2f} × bet  "
                  f"({one_in(par.max_win_probability.value)})")
     else:
-        w.append("  max win                     unbounded (a feature retriggers without limit); largest computed "
-                 f"{par.max_win.value:,.2f} × bet ({one_in(par.max_win_probability.value)})")
+        w.append("  max win                     none (a feature retriggers without limit and no cap applies)")
+        w.append(f"  largest computed win        {par.max_win.value:,.2f} × bet ({one_in(par.max_win_probability.value)})"
+                 "  (where the computed distribution ends, not a maximum)")
     for m, f in par.tails.items():
         w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({one_in(f.value)})")
     w.append(f"  ({HIT_FREQUENCY_PER_SPIN}")
