@@ -50,7 +50,7 @@ readings_table(game)
 
 # %% [markdown]
 # ## The exact PAR sheet
-# Every height is its own spin, counted over its whole cycle (80 stops a reel; reel 3 weighted); the height law mixes them.
+# Every height is its own spin, counted over its whole cycle (80 stops a reel, every stop of weight 1); the height law mixes them.
 # The cash stacks are exact: the cash is A · S × bet, a product of two sums over the reels, and the engine conditions on the
 # activators' values on reels 1 and 5 (a few dozen classes), inside which it is an ordinary per-stop win.
 # A jackpot reveal is a stage after the spin, exact from the number of marks.
@@ -70,17 +70,21 @@ plots.rtp_by_component(par)
 
 # %% [markdown]
 # ## The cash stacks on one window, by hand
-# A window at 5 rows drawn to show every rule at once (our strips hold stacks of at most two PRIZEs, so not every column of it is on them).
-# Reel 1 shows ACT3 and a stack of two PRIZEs; reel 2 a stack cut by the top edge with a jackpot PRIZE inside; reel 3 one PRIZE;
-# reel 4 a stack cut by the bottom edge; reel 5 ACT2.
-# So A = 3 + 2 = 5 (× bet), and each stack counts from its lowest visible PRIZE: 5, 10 …; the jackpot PRIZE gets nothing, reveals a
-# jackpot, and its value passes on to the PRIZE above it.
-# By hand: reel 1 5 + 10, reel 2 5 + 10 (over the skipped jackpot PRIZE), reel 3 5, reel 4 5 + 10, reel 5 nothing: 50 × bet and one jackpot.
+# A 5-row window on the strips themselves, at stops (1, 10, 9, 6, 1) (from 1), chosen to show every rule at once.
+# Reel 1 shows ACT1 and reel 5 ACT2: two activators together, A = 1 + 2 = 3 (× bet).
+# Reel 2 shows the bottom PRIZE of a stack of two, cut by the window's top edge: it is the lowest visible PRIZE, so it gets A = 3.
+# Reel 3 shows a stack of four whose lowest PRIZE is a jackpot PRIZE: the chain skips it (no value, one jackpot revealed) and runs
+# through the three PRIZEs above it: 3, 6, 9 (the value passes over the jackpot PRIZE: chain = "pass").
+# Reel 4 shows the top two PRIZEs of a stack of three, cut by the bottom edge: counted from the lowest visible one, 3 and 6.
+# By hand: 0 + 3 + (3 + 6 + 9) + (3 + 6) + 0 = 30 × bet of cash, and one jackpot.
 
 # %%
-window = [["ACT3", "J", "PRIZE", "PRIZE", "Q"], ["PRIZE", "PRIZE_J", "PRIZE", "K", "Q"], ["Q", "K", "PRIZE", "A", "J"],
-          ["J", "Q", "K", "PRIZE", "PRIZE"], ["K", "ACT2", "A", "Q", "TEN"]]
-by_hand = (5, [5 + 10, 5 + 10, 5, 5 + 10, 0])  # A, then each reel's cash (× bet), from the rules above
+reels = game.reel_set("base")
+stops = (0, 9, 8, 5, 0)
+window = [[reels.strips[r][(s + k) % len(reels.strips[r])] for k in range(5)] for r, s in enumerate(stops)]
+assert [window[0][0], window[4][0]] == ["ACT1", "ACT2"] and window[1][0] == "PRIZE" and window[3][3:] == ["PRIZE"] * 2
+assert window[2][:4] == ["PRIZE", "PRIZE", "PRIZE", "PRIZE_J"], "the worked window is not on the strips any more"
+by_hand = (3, [0, 3, 3 + 6 + 9, 3 + 6, 0])  # A, then each reel's cash (× bet), from the rules above
 cash = game.feature("cash_stacks")
 a, values = cash.window_values(game, window)
 assert (a, [sum(column) for column in values]) == by_hand, "the engine's window values differ from the hand derivation"
@@ -151,6 +155,28 @@ fig.update_layout(template="mathkit", barmode="group", title="Free games: where 
                   xaxis_title="height (rows)", yaxis_title="games", yaxis2={"overlaying": "y", "side": "right",
                                                                             "title": "probability"})
 fig
+
+# %% [markdown]
+# ## Per starting height
+# Each height played as its own game: the base spin at h rows, and the free games it triggers start there (and may grow).
+# Per height: the whole round's RTP, how often a base spin triggers the free games, and the cash stacks' return (base spin and free
+# games); the height law's mix of the RTPs is the game's RTP.
+
+# %%
+by_height = []
+law = game.feature("variable_heights")
+for h, weight in law.heights:
+    at_h = analyse(game.with_features(dataclasses.replace(law, heights=((h, 1),))), level="mean")
+    parts = at_h.breakdown()
+    cash_rtp = sum((v for k, v in parts.items() if "cash stacks" in k), Fraction(0))
+    by_height.append((h, weight, h * law.lines_per_row, sum(parts.values(), Fraction(0)),
+                      at_h.stats["free_games"].p_enter, cash_rtp))
+total_w = sum(row[1] for row in by_height)
+mixed = sum(Fraction(row[1], total_w) * row[3] for row in by_height)
+assert abs(float(mixed) - par.rtp.value) < 1e-12, "the heights' mix is not the game's RTP"
+display(Table(("height", "P(height)", "lines", "RTP", "free games 1 in", "cash stacks RTP"),
+              tuple((h, f"{w / total_w:.3f}", n, f"{float(r):.4%}", f"{1 / float(p):,.1f}", f"{float(c):.4%}")
+                    for h, w, n, r, p, c in by_height), "Per starting height (exact / Markov means)"))
 
 # %% [markdown]
 # ## How the wins are spread

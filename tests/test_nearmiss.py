@@ -65,7 +65,7 @@ def test_check_fails_above_the_profile_limit_and_explains() -> None:
 
 
 def test_shipped_games() -> None:
-    for name in ("dynasty", "warlords"):
+    for name in ("dynasty", "warlords", "prince_of_riches"):
         check = next(c for c in run_checks(load_game(f"data/games/{name}.toml"), only=["near_miss"]))
         assert check.passed, (name, check.detail)
     # the classic machine's virtual reels: each reel's WILD (the top award) weighs 1 and its two blank neighbours 3,

@@ -11,6 +11,7 @@ must equal it: means and second moments as Fractions, the distribution to round-
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import defaultdict
 from fractions import Fraction
@@ -153,3 +154,41 @@ def test_heights_cash_stacks_and_jackpots_equal_brute_force(g: Game) -> None:
     assert all(abs(got[x] - want[x]) <= 1e-12 for x in want)
     # the fast mean path agrees with the composed round
     assert analyse(g, level="mean").breakdown() == a.breakdown()
+
+
+@st.composite
+def tall_stacks(draw: st.DrawFn) -> Game:
+    """:func:`prince_like` with a stack of 4–5 PRIZE cells holding two or three jackpot PRIZEs on every reel.
+
+    The window is at most 3 rows high, so some stop of each reel shows its stack cut by the top edge, some by the
+    bottom edge, and some (the window inside the run) by both; two or three jackpot PRIZEs can show in one stack.
+    """
+    g = draw(prince_like())
+    rs = g.reel_set("base")
+    strips = []
+    for r, strip in enumerate(rs.strips):
+        size = draw(st.integers(4, 5))
+        cells = ["P"] * size
+        for k in draw(st.lists(st.integers(0, size - 1), min_size=2, max_size=3, unique=True)):
+            cells[k] = "J"
+        rest = draw(st.lists(st.sampled_from(["A", "B", "X", "Y"] if r != 1 else ["A", "B", "W"]), min_size=2,
+                             max_size=3))
+        strips.append((*cells, *rest))
+    out = dataclasses.replace(g, reel_sets=(dataclasses.replace(rs, strips=tuple(strips)),))
+    validate_game(out)
+    return out
+
+
+@PROPERTY
+@given(tall_stacks())
+def test_multi_jackpot_stacks_cut_at_both_edges_equal_brute_force(g: Game) -> None:
+    law, parts = brute_round(g)
+    a = analyse(g, level="distribution")
+    assert {k: v for k, v in a.breakdown().items() if v} == parts
+    assert a.outcome.mean == sum((x * p for x, p in law.items()), Fraction(0))
+    assert a.outcome.m2 == sum((x * x * p for x, p in law.items()), Fraction(0))
+    d = a.outcome.dist
+    assert d is not None
+    got = dict(zip(d.values.tolist(), d.probs.tolist(), strict=True))
+    want = {x: float(p) for x, p in law.items() if p}
+    assert set(got) == set(want) and all(abs(got[x] - want[x]) <= 1e-12 for x in want)

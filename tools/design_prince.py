@@ -7,13 +7,17 @@ Usage::
 How it works (honest means only: the strips, pays and laws are ours, the maths is the engine's)
 ----------------------------------------------------------------------------------------------
 Every reel is 80 stops in ten sections of eight.  A section opens with at most one
-feature item — an activator (reels 1 and 5), a SCATTER, a PRIZE stack (with a
-jackpot PRIZE in some) or a WILD stack (reels 2–4) — and is filled with regular
-symbols in the counts of :data:`FILL`, laid out by a seeded shuffle that never puts
-one regular symbol twice in a row.  Items open sections eight stops apart, so a
+feature item — an activator (reels 1 and 5), a SCATTER, a PRIZE stack of 2–5 (with a
+jackpot PRIZE at the bottom or inside some) or a WILD stack (reels 2–4) — and is filled
+with regular symbols in the counts of :data:`FILL`, laid out by a seeded shuffle that
+never puts one regular symbol twice in a row.  Items open sections eight stops apart, so a
 window of at most seven rows shows at most one activator and one SCATTER per reel.
-On reel 3, which carries the one jackpot PRIZE, the stops whose window can show it
-weigh 1 and the others :data:`RARE` (virtual stops), so a jackpot is seen rarely.
+Every reel carries PRIZE stacks (sizes 2–5 over the game), taller than a 3-row window, so the
+window's top and bottom edges cut them; reel 3 carries two jackpot PRIZEs (the bottom of a
+stack of 4 and the middle of a stack of 5) and reel 2 one (the middle of a stack of 3), so two
+jackpots can show together and the stack rule passes a jackpot PRIZE; the activators of reels 1
+and 5 can show together.  Every stop weighs 1 (no virtual stops: no near-miss weighting, see
+``mathkit check``'s ``near_miss``).
 The pays, the activators' values and the jackpot prizes are the design of
 :data:`PAYTABLE`, :data:`ACTIVATORS` and the rules; the height law of the base game
 and the growth law of the free games are data.  The tuner (:func:`tune`) then moves
@@ -41,32 +45,31 @@ SECTION = 8
 
 REGULAR = ("PRINCE", "MAIDEN", "HORSE", "BOW", "QUIVER", "A", "K", "Q", "J", "TEN")
 PAYTABLE: dict[str, dict[int, int]] = {  # credits per line at a total bet of 50 credits
-    "PRINCE": {3: 100, 4: 300, 5: 1250},
-    "MAIDEN": {3: 60, 4: 200, 5: 600},
-    "HORSE": {3: 50, 4: 125, 5: 400},
-    "BOW": {3: 30, 4: 100, 5: 250},
-    "QUIVER": {3: 25, 4: 75, 5: 200},
-    "A": {3: 15, 4: 50, 5: 150},
-    "K": {3: 15, 4: 40, 5: 125},
-    "Q": {3: 15, 4: 30, 5: 100},
-    "J": {3: 15, 4: 30, 5: 100},
-    "TEN": {3: 10, 4: 25, 5: 75},
+    "PRINCE": {3: 55, 4: 165, 5: 688},
+    "MAIDEN": {3: 33, 4: 110, 5: 330},
+    "HORSE": {3: 28, 4: 69, 5: 220},
+    "BOW": {3: 16, 4: 55, 5: 138},
+    "QUIVER": {3: 14, 4: 41, 5: 110},
+    "A": {3: 8, 4: 28, 5: 82},
+    "K": {3: 8, 4: 22, 5: 69},
+    "Q": {3: 8, 4: 16, 5: 55},
+    "J": {3: 8, 4: 16, 5: 55},
+    "TEN": {3: 6, 4: 14, 5: 41},
 }
 ACTIVATORS = {"ACT1": 1, "ACT2": 2, "ACT3": 3, "ACT4": 4, "ACT5": 5}
 JACKPOTS = {"Mini": 10, "Minor": 20, "Major": 200, "Grand": 500}
-REVEAL = {"Mini": 9172, "Minor": 666, "Major": 157, "Grand": 5}  # as tuned (--tune)
+REVEAL = {"Mini": 9929, "Minor": 22, "Major": 47, "Grand": 2}  # as tuned (--tune: from Mini 9990, Minor 5, Major 3)
 HEIGHTS = {3: 420, 4: 260, 5: 170, 6: 100, 7: 50}
-RARE = 5  # on reel 3, a stop whose window can show the jackpot PRIZE has weight 1, every other stop this weight
 GROW = {3: "1/4", 4: "1/5", 5: "1/6", 6: "1/7"}
 
 # Feature items per reel, one per section (None: a plain section); "P3J1" is a PRIZE stack of 3 whose
 # middle cell (from the bottom: 1, 2 ...) is the jackpot PRIZE.
 ITEMS: list[list[str | None]] = [
-    ["ACT1", "SCATTER", None, "ACT3", "P1", None, "ACT5", "SCATTER", None, None],
-    ["SCATTER", None, "W2", "P1", None, "SCATTER", None, "W1", None, None],
-    ["SCATTER", None, "W3", "SCATTER", "P2J1", None, "SCATTER", "W2", None, None],
-    ["SCATTER", None, "W2", "P1", None, "SCATTER", None, "W1", None, None],
-    ["ACT1", "SCATTER", None, "ACT2", "P1", None, "ACT4", "SCATTER", None, None],
+    ["ACT1", "SCATTER", "P2", None, None, None, "SCATTER", None, None, None],
+    ["SCATTER", "P2", "W2", None, "P3J2", "SCATTER", None, "W1", None, None],
+    ["SCATTER", "P4J1", "W3", "SCATTER", None, "P5J3", "SCATTER", "W2", None, None],
+    ["SCATTER", "P3", "W2", None, "P2", "SCATTER", None, "W1", None, None],
+    ["ACT2", "SCATTER", "P3", None, None, None, "SCATTER", None, None, None],
 ]
 FILL: list[dict[str, int]] = [  # weights of the regular symbols filling each reel (counts by largest remainder)
     {"PRINCE": 3, "MAIDEN": 4, "HORSE": 5, "BOW": 6, "QUIVER": 6, "A": 7, "K": 7, "Q": 8, "J": 8, "TEN": 9},
@@ -121,18 +124,6 @@ def strip(reel: int, seed: int) -> list[str]:
             return out
     msg = f"reel {reel + 1}: no layout without two equal regular symbols in a row"
     raise SystemExit(msg)
-
-
-def weights(strips: list[str]) -> list[list[int]]:
-    """Stop weights: 1 everywhere but on a reel with a jackpot PRIZE, where only the stops whose window (up to
-    7 rows) can show it keep weight 1 and the others weigh :data:`RARE` (a jackpot PRIZE is then rarely seen)."""
-    out = []
-    for s in strips:
-        cells = s.split()
-        n = len(cells)
-        near = {(i - k) % n for i, c in enumerate(cells) if c == "PRIZE_J" for k in range(7)}
-        out.append([1] * n if not near else [1 if i in near else RARE for i in range(n)])
-    return out
 
 
 def paylines() -> list[list[int]]:
@@ -229,7 +220,76 @@ READINGS = [
 ]
 
 
-def game_dict(reveal: dict[str, int]) -> dict[str, Any]:
+ALTERNATIVES = {  # the rule (READINGS' first field, its start) -> (the other reading, how to play it)
+    "PRIZE symbols containing a Jackpot indicator are skipped": (
+        'chain = "restart" (the chain starts again at A above a jackpot PRIZE)', "restart"),
+    "each ACTIVATOR will assign its value to the lowest PRIZE": (
+        '"lowest" read as the top of the window (every reel read upside down; the cash stacks only); it moves the '
+        'values between the PRIZEs of a stack but never changes what a window pays: a run of k eligible PRIZEs is '
+        'worth k(k+1)/2 · A from either end (pass), and so is each run between jackpot PRIZEs (restart)', "flip"),
+    "if both one or more ACTIVATOR and PRIZE symbols appear": (
+        "a jackpot PRIZE reveals its jackpot without an activator (jackpots.requires = [])", "free jackpots"),
+}
+
+
+FLIP_RESTART = "both: restart, and lowest read as the top"
+
+
+def alternative_rtps(reveal: dict[str, int]) -> dict[str, Fraction]:
+    """The total RTP under each alternative reading of :data:`ALTERNATIVES`, by the engine's mean path.
+
+    Reading the stacks from the top is the same strips reversed; it changes only the cash stacks (the windows a
+    reel shows are the same, mirrored: scatters, jackpot PRIZEs and the free games' law are unchanged, the lines are
+    not the question), so that reading is the design's RTP with its cash components from the reversed strips.
+    """
+    d = game_dict(reveal)
+    base = rtp_breakdown(game_from_dict(d))
+    out: dict[str, Fraction] = {}
+    restart_d = {**d, "cash_stacks": {**d["cash_stacks"], "chain": "restart"}}
+    restart = rtp_breakdown(game_from_dict(restart_d))
+    for rule, (_, how) in {**ALTERNATIVES, FLIP_RESTART: ("", "flip restart")}.items():
+        alt = {**d, "cash_stacks": dict(d["cash_stacks"]), "jackpots": dict(d["jackpots"])}
+        if how == "restart":
+            alt["cash_stacks"]["chain"] = "restart"
+        elif how == "flip restart":
+            alt["cash_stacks"]["chain"] = "restart"
+            alt["reels"] = {"base": {"rows": 7, "strips": [" ".join(reversed(x.split())) for x in
+                                                          d["reels"]["base"]["strips"]]}}
+        elif how == "free jackpots":
+            alt["jackpots"]["requires"] = []
+        else:
+            alt["reels"] = {"base": {"rows": 7, "strips": [" ".join(reversed(x.split())) for x in
+                                                          d["reels"]["base"]["strips"]]}}
+        parts = rtp_breakdown(game_from_dict(alt))
+        if how.startswith("flip"):
+            parts = {k: (parts[k] if "cash stacks" in k else v) for k, v in base.items()}
+            if how == "flip restart":
+                parts = {k: v + (restart[k] - base[k] if "cash stacks" not in k else 0) for k, v in parts.items()}
+        out[rule] = Fraction(sum(parts.values(), Fraction(0)))
+    return out
+
+
+def readings(reveal: dict[str, int], figures: dict[str, Fraction] | None = None) -> list[tuple[str, str, str]]:
+    """:data:`READINGS`, each ambiguous clause with the RTP under our reading and under the other (``figures``)."""
+    if figures is None:
+        return READINGS
+    ours = rtp(reveal)
+    out = []
+    for rule, reading, why in READINGS:
+        reason = why
+        for start, (other, how) in ALTERNATIVES.items():
+            if rule.startswith(start):
+                reason = (f"{reason} RTP under this reading {float(ours):.4%}; under the other ({other}) "
+                          f"{float(figures[start]):.4%} ({100 * float(figures[start] - ours):+.4f} pp).")
+                if figures.get(FLIP_RESTART) is not None and how == "flip":
+                    both = figures[FLIP_RESTART]
+                    reason += (f" With chain = \"restart\" and lowest read as the top: {float(both):.4%}, the same as "
+                               f"\"restart\" alone ({100 * float(both - ours):+.4f} pp from ours).")
+        out.append((rule, reading, reason))
+    return out
+
+
+def game_dict(reveal: dict[str, int], figures: dict[str, Fraction] | None = None) -> dict[str, Any]:
     strips = [" ".join(strip(r, 7)) for r in range(5)]
     return {
         "name": "Prince of Riches",
@@ -255,9 +315,9 @@ def game_dict(reveal: dict[str, int]) -> dict[str, Any]:
             **{a: {"kind": "bonus"} for a in ACTIVATORS},
             **{s: {} for s in REGULAR},
         },
-        "reels": {"base": {"rows": 7, "strips": strips, "weights": weights(strips)}},
+        "reels": {"base": {"rows": 7, "strips": strips}},
         "paytable": {s: {str(k): v for k, v in p.items()} for s, p in PAYTABLE.items()},
-        "readings": [{"rule": r, "reading": x, "reason": y} for r, x, y in READINGS],
+        "readings": [{"rule": r, "reading": x, "reason": y} for r, x, y in readings(reveal, figures)],
     }
 
 
@@ -270,9 +330,9 @@ def _inline(table: dict[Any, Any]) -> str:
     return "{ " + ", ".join(f"{k} = {_q(v) if isinstance(v, str) else v}" for k, v in table.items()) + " }"
 
 
-def render(reveal: dict[str, int]) -> str:
+def render(reveal: dict[str, int], figures: dict[str, Fraction] | None = None) -> str:
     """The game file, laid out for a reader: the same data as :func:`game_dict`, with comments."""
-    d = game_dict(reveal)
+    d = game_dict(reveal, figures)
     lines = [
         "# Prince of Riches — the game as we designed it (none of it is published): strips, pays, the height law,",
         "# the activators' values, the jackpot reveal law and the free games' growth are ours; every rule reading",
@@ -351,15 +411,11 @@ def render(reveal: dict[str, int]) -> str:
     lines += [f"[symbols.{r}]" for r in REGULAR]
     lines += [
         "",
-        "# 80 stops per reel, ten sections of eight (see tools/design_prince.py); on reel 3 the stops whose window",
-        f"# can show the jackpot PRIZE weigh 1 and the others {RARE} (virtual stops)",
+        "# 80 stops per reel, ten sections of eight (see tools/design_prince.py); every stop weighs 1",
         "[reels.base]",
         "rows = 7",
         "strips = [",
         *(f"  {_q(x)}," for x in d["reels"]["base"]["strips"]),
-        "]",
-        "weights = [",
-        *(f"  [{', '.join(map(str, w))}]," for w in d["reels"]["base"]["weights"]),
         "]",
         "",
         "# credits per line at a total bet of 50 credits",
@@ -367,7 +423,7 @@ def render(reveal: dict[str, int]) -> str:
         *(f"{k} = {_inline(v)}" for k, v in PAYTABLE.items()),
         "",
     ]
-    for rule, reading, reason in READINGS:
+    for rule, reading, reason in readings(reveal, figures):
         lines += ["[[readings]]", f"rule = {_q(rule)}", f"reading = {_q(reading)}", f"reason = {_q(reason)}", ""]
     return "\n".join(lines)
 
@@ -424,8 +480,11 @@ def main() -> int:
     if args.write:
         import tomllib
 
-        text = render(reveal)
-        if game_from_dict(tomllib.loads(text)) != game_from_dict(game_dict(reveal)):
+        figures = alternative_rtps(reveal)
+        for rule, value in figures.items():
+            print(f"  other reading of {rule[:50]!r}…: RTP {float(value):.6%}", file=sys.stderr)
+        text = render(reveal, figures)
+        if game_from_dict(tomllib.loads(text)) != game_from_dict(game_dict(reveal, figures)):
             msg = "the rendered file does not hold the designed game"
             raise SystemExit(msg)
         OUT.write_text(text, encoding="utf-8")

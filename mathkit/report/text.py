@@ -309,7 +309,7 @@ def par_to_text(par: RoundSheet) -> str:
     w: list[str] = []
     line = "=" * 78
     w += [line, f"PAR sheet — {g.name}", line]
-    w.append(f"reel set {par.reels!r} · {g.pay_mode} · {par.lines} lines × {par.coins} coin(s) "
+    w.append(f"reel set {par.reels!r} · {g.pay_mode} · {_lines_text(par)} × {par.coins} coin(s) "
              f"= total bet {par.total_bet} credits · cycle {par.cycle:,}")
     if g.scatter_pays:
         unit = "line bet (coins per line)" if g.scatter_unit == "line_bet" else "total bet"
@@ -346,6 +346,17 @@ def par_to_text(par: RoundSheet) -> str:
         w.append("")
     _tables_text(par, w)
     return "\n".join(w) + "\n"
+
+
+def _lines_text(par: RoundSheet) -> str:
+    """``30 lines``; with a window drawn per spin, the lines played at each height (``30–70 lines by height …``)."""
+    for f in par.game.features:
+        heights, per_row = getattr(f, "window_heights", None), getattr(f, "lines_per_row", None)
+        if callable(heights) and isinstance(per_row, int):
+            hs = heights()
+            by = ", ".join(f"{h} rows: {h * per_row}" for h in hs)
+            return f"{min(hs) * per_row}–{max(hs) * per_row} lines by height ({by})"
+    return f"{par.lines} lines"
 
 
 def _per_line_text(par: RoundSheet) -> str:
