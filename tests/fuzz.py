@@ -217,6 +217,21 @@ def _cpu(proc: Any) -> float:
     return float(t.user + t.system)
 
 
+def _rss(proc: Any) -> int:
+    """Resident bytes of a worker (0 once it is gone)."""
+    import psutil
+
+    try:
+        return int(psutil.Process(proc.pid).memory_info().rss)
+    except psutil.Error:
+        return 0
+
+
+MEMORY_LIMIT = 4 << 30
+"""Resident bytes a worker may hold on a case: past it the case fails as ``memory`` (the resource limits of
+:mod:`mathkit.model.bounds` should have refused it first; a 10 GB worker was seen before the watch)."""
+
+
 class _Pool:
     """Worker processes started here, one case at a time each; a worker past the time limit is killed."""
 
@@ -299,10 +314,17 @@ def run_fuzz(counts: dict[str, int], *, seed: int = 0, workers: int = 2, start: 
                 for i, (case, wall, cpu) in list(busy.items()):
                     used = _cpu(pool.workers[i][0]) - cpu
                     limit = family(case[0]).timeout
+                    rss = _rss(pool.workers[i][0])
                     if used > limit or now - wall > max(20 * limit, 300):
                         busy.pop(i)
                         results.append({"outcome": "FAIL: hang",
                                         "class": f"over {limit:g} s ({used:.0f} s CPU, {now - wall:.0f} s wall)",
+                                        **_describe(seed, case)})
+                        pool.replace(i)
+                    elif rss > MEMORY_LIMIT:
+                        busy.pop(i)
+                        results.append({"outcome": "FAIL: memory",
+                                        "class": f"{rss / 2**30:.1f} GiB resident (limit {MEMORY_LIMIT / 2**30:g})",
                                         **_describe(seed, case)})
                         pool.replace(i)
         finally:
@@ -323,6 +345,7 @@ def _summary(results: list[dict[str, Any]], seed: int, seconds: float) -> dict[s
             "sim": dict(Counter(r["sim"] for r in mine if "sim" in r)),
             "cli": dict(Counter(r["cli"] for r in mine if "cli" in r)),
             "tracebacks": sum(r["outcome"] == "FAIL: traceback" for r in mine),
+            "memory": sum(r["outcome"] == "FAIL: memory" for r in mine),
             "invalid_json": sum(r["outcome"] == "FAIL: invalid JSON" for r in mine),
             "cpu": sum(r.get("cpu", 0.0) for r in mine),
             "slowest": [(r["case"], round(r["cpu"], 2)) for r in sorted(mine, key=lambda r: -r.get("cpu", 0))[:3]],
@@ -343,7 +366,7 @@ def report(res: dict[str, Any]) -> str:
         fails = sum(v for k, v in f["outcomes"].items() if k.startswith("FAIL"))
         lines.append(f"[{name}] {f['count']:,} mutants: {refused:,} refused (named), {accepted:,} accepted "
                      f"(invariants hold), {fails} failed; tracebacks {f['tracebacks']}, invalid JSON "
-                     f"{f['invalid_json']}; {f['cpu']:.0f} s CPU, slowest (case, CPU s) {f['slowest']}")
+                     f"{f['invalid_json']}, over memory {f['memory']}; {f['cpu']:.0f} s CPU, slowest (case, CPU s) {f['slowest']}")
         for k, v in sorted(f["refused"].items(), key=lambda kv: -kv[1]):
             lines.append(f"    {v:>6,}  {k}")
         for what in ("checked", "monotone", "sim", "cli"):
