@@ -166,7 +166,7 @@ def tall_stacks(draw: st.DrawFn) -> Game:
     g = draw(prince_like())
     rs = g.reel_set("base")
     strips = []
-    for r, strip in enumerate(rs.strips):
+    for r in range(rs.n_reels):
         size = draw(st.integers(4, 5))
         cells = ["P"] * size
         for k in draw(st.lists(st.integers(0, size - 1), min_size=2, max_size=3, unique=True)):
