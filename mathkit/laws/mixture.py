@@ -353,7 +353,9 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     src = "exact" if top_exact >= top_sampled else method
     figs["largest_computed_win"] = Estimate(top / bet, top / bet, top / bet, src,
                                             note="the largest win of the law (exact part and samples)")
-    figs["largest_computed_win_probability"] = resolved(prob(lambda v: v == top, "P(W = max win)"), "P(W = max win)")
+    figs["largest_computed_win_probability"] = (
+        figs["p_win_ge_cap"] if cap is not None and top >= cap  # the cap is the top: P(cap), with its proven bound
+        else resolved(prob(lambda v: v == top, "P(W = max win)"), "P(W = max win)"))
     if kind == "largest":
         figs["max_win"] = figs["largest_computed_win"]
         figs["max_win_probability"] = figs["largest_computed_win_probability"]

@@ -284,7 +284,7 @@ def _mixed_text(m: MixedLaw, w: list[str]) -> None:
     w.append(f"Win distribution of the whole round [{m.method}]")
     for _, label, e in m.rows():
         shown = "interval" if e.interval else f"{e.value:.6g}"
-        w.append(f"  {label:<27} {shown:<12} {m.describe(e)}")
+        w.append(f"  {label:<29} {shown:<12} {m.describe(e)}")
     w.append("  max win is " + ("the cap (some round can reach it; its odds are P(cap))" if m.max_win_kind == "cap"
                                 else "the largest win of the distribution"))
     if any(e.interval for _, _, e in m.rows()):
