@@ -109,7 +109,8 @@ if sheet.cap is not None and sheet.cap_probability is not None:
                  f"{sheet.cap_probability.value:.3g}", sheet.cap_probability.method))
 rows += [(k.replace("_", " "), "—", why) for k, why in sheet.not_computed.items()]
 if sheet.mixed is not None:
-    rows += [(label, f"{e.value:.6g}", ("≤, bound " if e.bound else "") + e.method) for _, label, e in sheet.mixed.rows()]
+    rows += [(label, "interval" if e.interval else f"{e.value:.6g}", sheet.mixed.describe(e))
+             for _, label, e in sheet.mixed.rows()]
 Table(("figure", "value", "how obtained"), tuple(rows), f"{game.name}: {sheet.lines} lines, total bet {sheet.total_bet}")
 
 # %%
@@ -133,12 +134,15 @@ rr
 # with their exact probabilities.  Every figure below says which: *exact*, *exact+sampled* (an exact part and sampled
 # parts) or *sampled* (the whole round sampled), with its 99% interval (the exact part adds no width); where a proven
 # tail bound is tighter than the sample (the cap) the bound is shown and marked.
+# A figure whose sample does not resolve it (a 99% half-width above 10% of it, or no sampled round reached it: P(win ≥ 1000×
+# bet), P(cap)) has no point value: its interval is the figure.
 
 # %%
 mixed = sheet.mixed
 assert mixed is not None
-rows = [(label, f"{e.value:.6g}", f"{e.low:.4g} – {e.high:.4g}", ("bound " if e.bound else "") + e.method)
-        for _, label, e in mixed.rows()]
+rows = [(label, "interval" if e.interval else f"{e.value:.6g}", f"{e.low:.4g} – {e.high:.4g}",
+         ("bound " if e.bound else "not resolved to a point: the interval is the figure; " if e.interval else "")
+         + e.method) for _, label, e in mixed.rows()]
 rows += [(f"sampled part: {r['route']}", f"P = {r['probability']:.4g}", f"{r['draws']:,} draws", r["how"])
          for r in mixed.route_rows()]
 display(Table(("figure", "value", "99% interval", "how obtained"), tuple(rows),
