@@ -46,10 +46,11 @@ test-fast: venv
 browser: venv
 	$(BIN)/python -m pytest -m browser
 
-# 10,000 mutated game files, each loaded and its PAR sheet computed under a time limit (tests/fuzz.py)
-FUZZ_COUNT ?= 10000
+# mutated game files of every family (tests/fuzz_families.py: 10,000 classic, 300 of each other), each loaded and its
+# PAR sheet checked under a time limit (tests/fuzz.py); FUZZ_ARGS="--family warlords --count 50" runs fewer
+FUZZ_ARGS ?=
 fuzz: venv
-	$(BIN)/python tests/fuzz.py --count $(FUZZ_COUNT) --json fuzz-report.json
+	$(BIN)/python tests/fuzz.py $(FUZZ_ARGS) --json fuzz-report.json
 
 bench: venv
 	$(BIN)/python -m benchmarks

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["GameError", "LimitError", "MathkitError", "ModelError", "located"]
+__all__ = ["ArgumentTypeError", "GameError", "LimitError", "MathkitError", "ModelError", "UnknownNameError",
+           "UsageError", "located"]
 
 
 class MathkitError(Exception):
@@ -111,6 +112,38 @@ class LimitError(ModelError):
 
     The message says the size and how to proceed (raise the limit, or estimate by simulation).
     """
+
+
+class UsageError(MathkitError, ValueError):
+    """A call with an argument out of its range, or arguments that contradict each other.
+
+    Examples
+    --------
+    >>> print(UsageError("spins must be at least 1, not 0", field="spins"))
+    spins: spins must be at least 1, not 0
+    >>> isinstance(UsageError("x"), ValueError)
+    True
+    """
+
+
+class ArgumentTypeError(MathkitError, TypeError):
+    """A call with an argument of the wrong kind (a 2-d array where a 1-d one goes, a foreign generator)."""
+
+
+class UnknownNameError(MathkitError, KeyError):
+    """A name that is not there: a symbol, a feature, a figure, an asset.
+
+    Examples
+    --------
+    >>> err = UnknownNameError("unknown symbol 'ZZ'", fix="use one of A, B")
+    >>> print(err)
+    unknown symbol 'ZZ' (fix: use one of A, B)
+    >>> isinstance(err, KeyError)
+    True
+    """
+
+    def __str__(self) -> str:  # KeyError quotes its message; a located error reads as a sentence
+        return self._render()
 
 
 @contextmanager

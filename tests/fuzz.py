@@ -1,26 +1,34 @@
-"""The fuzz suite: mutated game files loaded in-process, each PAR sheet computed under a time limit.
+"""The fuzz suite: mutated game files of every family loaded in-process, their PAR sheets checked, under time limits.
 
-Each case is a base game and one to three mutations (``tests/fuzz_mutate.py``): of
-any field of the format, of the ranges the bounds contract guards, or of the text
-itself.  The file is written and loaded with :func:`mathkit.gamefile.io.load_game`.  What
-must hold:
+A case is a family (``tests/fuzz_families.py``: the classic games, Warlords, Prince of
+Riches, variable heights, hold and re-spin, three scatters; a new mechanic's games are one
+line there), one of its base games and one to three mutations (``tests/fuzz_mutate.py``): of
+any field of the format, of the ranges the bounds contract guards, of the text itself, or
+gentle ones that usually keep the game valid.  The file is written and loaded with
+:func:`mathkit.gamefile.io.load_game`.  What must hold:
 
 * every failure is a :class:`~mathkit.errors.GameError` or
   :class:`~mathkit.errors.ModelError` naming the file and a field; no other
-  exception, no crash, no hang (a worker past its CPU time limit is killed);
-* every accepted file round-trips (dump, load: an equal game) and gives a PAR
-  sheet whose invariants hold (:func:`check_par`), equal to the brute-force
-  evaluator (``tests/brute.py``) on the base spin of small games;
+  exception, no crash, no hang (a worker past its family's CPU time limit is killed);
+* every accepted file round-trips (dump, load: an equal game) and gives a PAR sheet
+  (as ``mathkit par --sample-rounds 0``; for Warlords, whose whole sheet takes twenty CPU
+  seconds, the sheet of the means, and the whole one on one case in eight) whose invariants
+  hold (``tests/fuzz_checks.py``): components summing to the RTP, probabilities in [0, 1],
+  σ ≥ 0, the distribution consistent with the figures, the base spin equal to the
+  brute-force evaluator (``tests/brute.py``) on small games, strict JSON (no ``NaN`` or
+  ``Infinity``), the RTP not falling when a pay rises by one credit, and the simulator's RTP
+  and hit frequency inside distribution-free intervals of the exact ones;
 * on one case in :data:`CLI_EVERY` a command line (``tests/fuzz_cli.py``: any command,
   good and bad flags) exits 0, 1 or 2 with a message, raising nothing but mathkit's own
-  errors; Warlords and Prince of Riches (PAR sheets of tens of CPU seconds) are loaded,
-  round-tripped and simulated briefly instead of analysed.
+  errors, its ``--json`` strict.
 
 Cases run in worker processes (``spawn``) under tight resource limits
 (:data:`LIMITS`), so a large computation is refused in time rather than run.
-``python tests/fuzz.py --count 10000`` (``make fuzz``) prints the counts by
-outcome and failure class and the run time; ``--case N`` replays one case in
-this process with its traceback.  ``tests/test_fuzz.py`` runs a small count.
+``python tests/fuzz.py`` (``make fuzz``) runs every family's ``cases`` and prints, family by
+family, the mutants refused (by the field named), accepted (every invariant held), failed,
+tracebacks and invalid JSON; ``--family NAME --count N`` runs fewer; ``--case FAMILY:N``
+replays one case in this process with its traceback.  ``tests/test_fuzz.py`` runs each
+family's ``sample``.
 """
 
 from __future__ import annotations
@@ -28,7 +36,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import multiprocessing as mp
 import os
 import sys
@@ -41,92 +48,17 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+from fuzz_checks import check_brute, check_json, check_monotone, check_sheet, check_simulation
 from fuzz_cli import HEAVY, cli_argv, run_cli
-from fuzz_mutate import CLI_BASES, make_case
+from fuzz_families import FAMILIES, SHEET_EVERY, Family, family
+from fuzz_mutate import CLI_BASES, make_case, raise_pay
 
 LIMITS = {"MATHKIT_MAX_WORK": "1e9", "MATHKIT_MAX_MEMORY": "1G", "MATHKIT_MAX_STATES": "20000",
           "MATHKIT_MAX_SPINS": "1e7"}
 """Resource limits in the workers: what passes them finishes in a second or two."""
-BRUTE_MAX = 30_000
-"""Outcomes × lines up to which the base spin is compared with the brute-force evaluator."""
 CLI_EVERY = 10
 """One case in this many also runs a command line in-process (:func:`fuzz_cli.cli_argv`)."""
-
-# --------------------------------------------------------------------------- invariants
-def _close(a: float, b: float, tol: float = 1e-9) -> bool:
-    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
-
-
-def check_par(par: Any) -> list[str]:
-    """The invariants of one PAR sheet; the list of those violated (empty: all hold)."""
-    bad: list[str] = []
-    bet = par.total_bet
-    comps = par.components
-    if par.rtp.exact is not None and all(f.exact is not None for f in comps.values()):
-        if sum(f.exact for f in comps.values()) != par.rtp.exact:
-            bad.append("breakdown does not sum to the RTP exactly")
-    elif not _close(math.fsum(f.value for f in comps.values()), par.rtp.value, 1e-9):
-        bad.append("breakdown does not sum to the RTP")
-    for name, f in comps.items():
-        if not math.isfinite(f.value) or (f.value < -1e-12 if name != "cap" else f.value > 1e-12):
-            bad.append(f"component {name} = {f.value}")
-    if not (math.isfinite(par.rtp.value) and par.rtp.value >= 0):
-        bad.append(f"RTP {par.rtp.value}")
-    probs = [("hit frequency", par.hit_frequency), ("hit frequency ≥ bet", par.hit_frequency_bet),
-             ("P(max win)", par.max_win_probability), *((f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items())]
-    for section in par.features:
-        probs += [(f"{section.name}: {n}", f) for n, f in section.figures
-                  if n.startswith("P(") or "probability" in n]
-    for name, f in probs:
-        if not (0 <= f.value <= 1 + 1e-12):
-            bad.append(f"{name} = {f.value} outside [0, 1]")
-    if not (math.isfinite(par.sd.value) and par.sd.value >= 0):
-        bad.append(f"σ = {par.sd.value}")
-    d = par.distribution
-    p = d.probs()
-    if (d.values < 0).any() or (p < 0).any():
-        bad.append("negative win or probability in the distribution")
-    if not _close(float(p.sum()) + d.lost_mass, 1.0, 1e-9):
-        bad.append(f"distribution sums to {float(p.sum())} + lost {d.lost_mass}")
-    if not _close(par.max_win.value, d.max_win / bet, 1e-12):
-        bad.append(f"max win {par.max_win.value} is not the distribution's top {d.max_win / bet}")
-    cap = par.cap.value if par.cap is not None else math.inf
-    for e in par.entries:
-        if e.hits and min(e.pay / bet, cap) > par.max_win.value * (1 + 1e-12):
-            bad.append(f"max win {par.max_win.value} below the pay of {e.count} × {e.entry} ({e.pay / bet})")
-        lines = par.lines if e.component == "lines" else 1
-        if e.hits and e.probability.value / lines > par.hit_frequency.value * (1 + 1e-9):
-            bad.append(f"hit frequency {par.hit_frequency.value} below P({e.count} × {e.entry})")
-    if not _close(float(d.hit_frequency()), par.hit_frequency.value, 1e-12):
-        bad.append("hit frequency differs from the distribution's P(win > 0)")
-    if not _close(float(d.sf(bet)), par.hit_frequency_bet.value, 1e-12):
-        bad.append("hit frequency ≥ bet differs from the distribution")
-    if d.exact and par.rtp.exact is not None and d.rtp() != par.rtp.exact:
-        bad.append("the exact distribution's mean is not the RTP")
-    elif not d.exact and d.lost_mass == 0 and not _close(float(d.rtp()), par.rtp.value, 1e-6):
-        bad.append(f"the distribution's mean {float(d.rtp())} is not the RTP {par.rtp.value}")
-    if par.cycle != par.game.reel_set(par.reels).cycle:
-        bad.append("cycle differs from the reel set's")
-    return bad
-
-
-def check_brute(par: Any) -> list[str]:
-    """The base spin of a small game against the brute-force evaluator (hits, credits, distribution)."""
-    from brute import brute_force
-
-    game, base = par.game, par.base
-    if base.cycle * max(base.lines, 1) > BRUTE_MAX:
-        return []
-    b = brute_force(game, base.reels, lines=base.lines, coins=base.coins)
-    bad = []
-    if base.components.cycle != b.cycle or base.rtp() != b.rtp():
-        bad.append(f"base RTP {base.rtp()} differs from brute force {b.rtp()}")
-    got = {w: int(c) for w, c in zip(base.win_distribution.values.tolist(), base.win_distribution.weights.tolist(),
-                                     strict=True)}
-    if got != {w: c for w, c in b.distribution.items() if c}:
-        bad.append("base win distribution differs from brute force")
-    return bad
-
 
 # --------------------------------------------------------------------------- one case
 def _located(exc: Exception, path: Path) -> bool:
@@ -135,28 +67,84 @@ def _located(exc: Exception, path: Path) -> bool:
     return bool(getattr(exc, "path", None) == str(path) and field and f"{field}: {field}:" not in str(exc))
 
 
-def _cli(seed: int, index: int, path: Path, *, heavy: bool = False) -> tuple[str | None, str]:
+def _cli(seed: int, name: str, index: int, path: Path, *, heavy: bool = False) -> tuple[str | None, str]:
     """One command line of case ``index`` (:func:`fuzz_cli.cli_argv`) in-process: a problem or ``None``, a label."""
     import random
 
-    rng = random.Random(f"cli:{seed}:{index}")
+    rng = random.Random(f"cli:{seed}:{name}:{index}")
     argv = cli_argv(rng, path, path.parent, heavy=heavy)
     return run_cli(argv)
 
 
-def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
-    """Make, load and analyse case ``index``; the outcome as a JSON-ready dict."""
+def _analyse(fam: Family, game: Any, index: int) -> list[Any]:
+    """The sheets case ``index`` of ``fam`` checks: as ``mathkit par --sample-rounds 0`` computes it, or (a family
+    checked at the means) the sheet of the means, and on one accepted case in ``SHEET_EVERY`` the whole one too."""
+    from mathkit.report.par import build_sheet
+
+    if fam.level == "sheet":
+        return [build_sheet(game, parallel=False)]
+    sheets = [build_sheet(game, parallel=False, deepest="mean")]
+    if index % SHEET_EVERY == SHEET_EVERY - 1:
+        sheets.append(build_sheet(game, parallel=False))
+    return sheets
+
+
+def _accepted(fam: Family, seed: int, index: int, data: bytes, game: Any, out: dict[str, Any]) -> None:
+    """Analyse an accepted mutant and check every invariant (:mod:`fuzz_checks`); the outcome into ``out``."""
+    import random
+    import tomllib
+
+    from mathkit.errors import GameError, ModelError
+    from mathkit.gamefile.io import loads_game
+
+    sheets = _analyse(fam, game, index)
+    bad, kinds = [], []
+    for par in sheets:
+        for kind, found in (("invariant", check_sheet(par)), ("brute force", check_brute(par) if hasattr(
+                par, "distribution") else []), ("invalid JSON", check_json(par))):
+            bad += found
+            kinds += [kind] * len(found)
+    out["checked"] = [par.level for par in sheets]
+    rng = random.Random(f"raise:{seed}:{fam.name}:{index}")
+    raised = raise_pay(rng, tomllib.loads(data.decode("utf-8")))
+    if raised is not None:
+        try:
+            other = loads_game(tomli_w.dumps(raised[0]))
+        except GameError:
+            out["monotone"] = "refused on load"
+        else:
+            try:
+                found = check_monotone(sheets[0].rtp.exact or sheets[0].rtp.value, other, raised[1],
+                                       exact=fam.level == "sheet")
+                out["monotone"] = "checked"
+            except (GameError, ModelError):
+                found, out["monotone"] = [], "refused"
+            bad += found
+            kinds += ["monotone"] * len(found)
+    if fam.simulate:
+        found, out["sim"] = check_simulation(sheets[-1], fam.simulate, seed * 1_000_003 + index)
+        bad += found
+        kinds += ["simulation"] * len(found)
+    if bad:
+        out["outcome"], out["class"], out["message"] = f"FAIL: {kinds[0]}", bad[0][:80], "; ".join(bad)[:500]
+    else:
+        out["outcome"] = "accepted"
+
+
+def run_case(seed: int, name: str, index: int, folder: Path) -> dict[str, Any]:
+    """Make, load and analyse case ``index`` of family ``name``; the outcome as a JSON-ready dict."""
     from mathkit.errors import GameError, LimitError, ModelError
     from mathkit.gamefile.io import dump_game, load_game, loads_game
-    from mathkit.report.par import build_par
 
-    base, data, mutations = make_case(seed, index)
-    path = folder / f"case_{index}.toml"
-    heavy = base in HEAVY
+    fam = family(name)
+    base, data, mutations = make_case(seed, name, index)
+    path = folder / f"case_{name}_{index}.toml"
     path.write_bytes(data)
-    out: dict[str, Any] = {"case": index, "base": base, "mutations": mutations}
+    out: dict[str, Any] = {"family": name, "case": index, "base": base, "mutations": mutations}
     start = time.perf_counter()
     cpu0 = time.process_time()
+    saved = {k: os.environ.get(k) for k in fam.limits}
+    os.environ.update(fam.limits)
     try:
         try:
             game = load_game(path)
@@ -166,36 +154,23 @@ def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
             out["class"] = "(the text, by line)" if head.startswith("line ") else head
             out["message"] = str(exc)[:300]
             if index % CLI_EVERY == 0:  # every command refuses the file cleanly too
-                problem, out["cli"] = _cli(seed, index, path, heavy=heavy)
+                problem, out["cli"] = _cli(seed, name, index, path, heavy=base in HEAVY)
                 if problem:
                     out["outcome"], out["class"], out["message"] = "FAIL: cli", "cli", problem
             return out
-        again = loads_game(dump_game(game))
-        if again != game:
+        if loads_game(dump_game(game)) != game:
             out["outcome"], out["class"] = "FAIL: invariant", "round trip"
             return out
-        if heavy:  # a PAR sheet of tens of CPU seconds: a brief simulation of the blocks instead
-            problem, label = _cli(seed, index, path, heavy=True)
-            out["cli"] = label
-            out["outcome"], out["class"] = ("FAIL: cli", "cli") if problem else ("accepted (simulated)", label)
-            if problem:
-                out["message"] = problem
-            return out
         try:
-            par = build_par(game, parallel=False)
+            _accepted(fam, seed, index, data, game, out)
         except (GameError, ModelError) as exc:
             kind = "limit" if isinstance(exc, LimitError) else type(exc).__name__
             out["outcome"] = f"refused by the {kind}" if _located(exc, path) else "FAIL: unlocated error"
             out["class"] = kind
             out["message"] = str(exc)[:300]
             return out
-        bad = check_par(par) + check_brute(par)
-        if bad:
-            out["outcome"], out["class"], out["message"] = "FAIL: invariant", bad[0], "; ".join(bad)[:500]
-        else:
-            out["outcome"] = "accepted"
-        if index % CLI_EVERY == 0 and base in CLI_BASES:
-            problem, label = _cli(seed, index, path)
+        if index % CLI_EVERY == 0 and (base in CLI_BASES or base in HEAVY):
+            problem, label = _cli(seed, name, index, path, heavy=base in HEAVY)
             out["cli"] = label
             if problem:
                 out["outcome"], out["class"], out["message"] = "FAIL: cli", "cli", problem
@@ -207,6 +182,11 @@ def run_case(seed: int, index: int, folder: Path) -> dict[str, Any]:
         out["seconds"] = time.perf_counter() - start
         out["cpu"] = time.process_time() - cpu0
         path.unlink(missing_ok=True)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     return out
 
 
@@ -214,16 +194,16 @@ def _worker(conn: Connection, seed: int, folder: str) -> None:
     os.environ.update(LIMITS)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
     while True:
-        index = conn.recv()
-        if index is None:
+        case = conn.recv()
+        if case is None:
             return
-        conn.send(run_case(seed, index, Path(folder)))
+        conn.send(run_case(seed, *case, Path(folder)))
 
 
 # --------------------------------------------------------------------------- the run
-def _describe(seed: int, case: int) -> dict[str, Any]:
-    base, _, mutations = make_case(seed, case)
-    return {"base": base, "mutations": mutations}
+def _describe(seed: int, case: tuple[str, int]) -> dict[str, Any]:
+    base, _, mutations = make_case(seed, *case)
+    return {"family": case[0], "case": case[1], "base": base, "mutations": mutations}
 
 
 def _cpu(proc: Any) -> float:
@@ -269,20 +249,28 @@ class _Pool:
                 proc.kill()
 
 
-def run_fuzz(count: int, *, seed: int = 0, workers: int = 2, timeout: float = 20.0, start: int = 0,
-             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Run cases ``start .. start+count-1``; counts by outcome and class, the failures, the run time.
+def _plan(counts: dict[str, int], start: int = 0) -> list[tuple[str, int]]:
+    """Cases ``(family, index)``, the families interleaved (a long family does not wait for the others)."""
+    lists = [[(name, start + i) for i in range(n)] for name, n in counts.items()]
+    longest = max((len(x) for x in lists), default=0)
+    return [x[i] for i in range(longest) for x in lists if i < len(x)]
 
-    A case is a hang when its worker uses more than ``timeout`` CPU seconds on it (the
-    machine is shared: CPU time is what a case costs), or stalls for twenty times that in
+
+def run_fuzz(counts: dict[str, int], *, seed: int = 0, workers: int = 2, start: int = 0,
+             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Run ``counts[family]`` cases of each family (indices from ``start``); the results by family, the failures.
+
+    A case is a hang when its worker uses more CPU seconds on it than its family's ``timeout``
+    (the machine is shared: CPU time is what a case costs), or stalls for twenty times that in
     wall time (at least 5 minutes).
     """
     t0 = time.perf_counter()
     results: list[dict[str, Any]] = []
+    todo = _plan(counts, start)
+    total = len(todo)
     with tempfile.TemporaryDirectory(prefix="mathkit-fuzz-") as folder:
         pool = _Pool(workers, seed, folder)
-        todo = list(range(start, start + count))
-        busy: dict[int, tuple[int, float, float]] = {}  # worker -> (case, wall start, cpu at start)
+        busy: dict[int, tuple[tuple[str, int], float, float]] = {}  # worker -> (case, wall start, cpu at start)
         try:
             while todo or busy:
                 for i in range(len(pool.workers)):
@@ -299,95 +287,112 @@ def run_fuzz(count: int, *, seed: int = 0, workers: int = 2, timeout: float = 20
                         results.append(conn.recv())  # type: ignore[union-attr]
                     except (EOFError, OSError):
                         code = pool.workers[i][0].exitcode
-                        results.append({"case": case, "outcome": "FAIL: crash", "class": f"exit {code}",
-                                        **_describe(seed, case)})
+                        results.append({"outcome": "FAIL: crash", "class": f"exit {code}", **_describe(seed, case)})
                         pool.replace(i)
                     if results[-1]["outcome"].startswith("FAIL"):  # said at once: a long run is read as it goes
                         r = results[-1]
-                        print(f"  case {r['case']} {r['outcome']}: {r.get('message', r.get('class', ''))}"[:400],
-                              file=sys.stderr, flush=True)
+                        print(f"  case {r['family']}:{r['case']} {r['outcome']}: {r.get('message', r.get('class', ''))}"
+                              [:400], file=sys.stderr, flush=True)
                     if progress:
-                        progress(len(results), count)
+                        progress(len(results), total)
                 now = time.perf_counter()
                 for i, (case, wall, cpu) in list(busy.items()):
                     used = _cpu(pool.workers[i][0]) - cpu
-                    if used > timeout or now - wall > max(20 * timeout, 300):
+                    limit = family(case[0]).timeout
+                    if used > limit or now - wall > max(20 * limit, 300):
                         busy.pop(i)
-                        results.append({"case": case, "outcome": "FAIL: hang",
-                                        "class": f"over {timeout:g} s ({used:.0f} s CPU, {now - wall:.0f} s wall)",
+                        results.append({"outcome": "FAIL: hang",
+                                        "class": f"over {limit:g} s ({used:.0f} s CPU, {now - wall:.0f} s wall)",
                                         **_describe(seed, case)})
                         pool.replace(i)
         finally:
             pool.close()
-    outcomes = Counter(r["outcome"] for r in results)
-    classes = Counter(f"{r['outcome']} — {r.get('class', '')}" for r in results)
+    return _summary(results, seed, time.perf_counter() - t0)
+
+
+def _summary(results: list[dict[str, Any]], seed: int, seconds: float) -> dict[str, Any]:
+    """The results by family: outcomes, refusals by class, checks run, failures, CPU time."""
+    by: dict[str, dict[str, Any]] = {}
+    for name in dict.fromkeys(r["family"] for r in results):
+        mine = [r for r in results if r["family"] == name]
+        refused = Counter(f"{r['outcome']} — {r.get('class', '')}" for r in mine if r["outcome"].startswith("refused"))
+        by[name] = {
+            "count": len(mine), "outcomes": dict(Counter(r["outcome"] for r in mine)), "refused": dict(refused),
+            "checked": dict(Counter("+".join(r["checked"]) for r in mine if "checked" in r)),
+            "monotone": dict(Counter(r["monotone"] for r in mine if "monotone" in r)),
+            "sim": dict(Counter(r["sim"] for r in mine if "sim" in r)),
+            "cli": dict(Counter(r["cli"] for r in mine if "cli" in r)),
+            "tracebacks": sum(r["outcome"] == "FAIL: traceback" for r in mine),
+            "invalid_json": sum(r["outcome"] == "FAIL: invalid JSON" for r in mine),
+            "cpu": sum(r.get("cpu", 0.0) for r in mine),
+            "slowest": [(r["case"], round(r["cpu"], 2)) for r in sorted(mine, key=lambda r: -r.get("cpu", 0))[:3]],
+        }
     fails = [r for r in results if r["outcome"].startswith("FAIL")]
-    slow = sorted((r for r in results if "cpu" in r), key=lambda r: -r["cpu"])[:5]
-    cli = Counter(r["cli"] for r in results if "cli" in r)
-    disagree = [r["case"] for r in results if r.get("cli") == "simulate disagrees"]
-    samples: dict[str, list[str]] = {}
-    for r in results:
-        if r.get("message"):
-            samples.setdefault(f"{r['outcome']} — {r.get('class', '')}", []).append(r["message"])
-    return {"count": len(results), "seed": seed, "seconds": time.perf_counter() - t0, "outcomes": dict(outcomes),
-            "classes": dict(classes), "failures": fails, "slowest": [(r["case"], round(r["cpu"], 2), round(r["seconds"], 2)) for r in slow],
-            "cpu": sum(r.get("cpu", 0.0) for r in results), "cli": dict(cli), "simulate_disagrees": disagree,
-            "samples": {k: v[:3] for k, v in samples.items()}}
+    return {"count": len(results), "seed": seed, "seconds": seconds, "families": by, "failures": fails,
+            "outcomes": dict(Counter(r["outcome"] for r in results)),
+            "cpu": sum(r.get("cpu", 0.0) for r in results)}
 
 
 def report(res: dict[str, Any]) -> str:
-    """The run's summary as text."""
+    """The run's summary as text, family by family."""
     lines = [f"{res['count']:,} mutated game files (seed {res['seed']}) in {res['seconds']:.0f} s "
-             f"({res['count'] / max(res['seconds'], 1e-9):.1f} files/s)"]
-    for k, v in sorted(res["outcomes"].items()):
-        lines.append(f"  {k:<34} {v:>6,}")
-    lines.append("by class:")
-    for k, v in sorted(res["classes"].items(), key=lambda kv: -kv[1]):
-        lines.append(f"  {v:>6,}  {k}")
-    lines.append("command lines run (command, exit status):")
-    for k, v in sorted(res.get("cli", {}).items()):
-        lines.append(f"  {v:>6,}  {k}")
-    lines.append(f"CPU time in the cases: {res['cpu']:.0f} s; slowest (case, CPU s, wall s): {res['slowest']}")
+             f"({res['count'] / max(res['seconds'], 1e-9):.1f} files/s), {res['cpu']:.0f} s CPU in the cases"]
+    for name, f in res["families"].items():
+        accepted = f["outcomes"].get("accepted", 0)
+        refused = sum(v for k, v in f["outcomes"].items() if k.startswith("refused"))
+        fails = sum(v for k, v in f["outcomes"].items() if k.startswith("FAIL"))
+        lines.append(f"[{name}] {f['count']:,} mutants: {refused:,} refused (named), {accepted:,} accepted "
+                     f"(invariants hold), {fails} failed; tracebacks {f['tracebacks']}, invalid JSON "
+                     f"{f['invalid_json']}; {f['cpu']:.0f} s CPU, slowest (case, CPU s) {f['slowest']}")
+        for k, v in sorted(f["refused"].items(), key=lambda kv: -kv[1]):
+            lines.append(f"    {v:>6,}  {k}")
+        for what in ("checked", "monotone", "sim", "cli"):
+            if f[what]:
+                lines.append(f"    {what}: " + ", ".join(f"{k} {v:,}" for k, v in sorted(f[what].items())))
     failures = res["failures"]
     lines.append(f"failures: {len(failures)}")
     for r in failures[:30]:
-        lines.append(f"  case {r['case']} [{r.get('base')}] {r['outcome']} {r.get('class', '')}: {r.get('mutations')}")
+        lines.append(f"  case {r['family']}:{r['case']} [{r.get('base')}] {r['outcome']} {r.get('class', '')}: "
+                     f"{r.get('mutations')}")
         if r.get("message"):
             lines.append(f"      {r['message'][:300]}")
     return "\n".join(lines)
 
 
-def _replay(seed: int, case: int) -> None:
-    """Run one case in this process, with the limits, and print everything."""
+def _replay(seed: int, case: str) -> None:
+    """Run one case (``FAMILY:N``) in this process, with the limits, and print everything."""
     os.environ.update(LIMITS)
-    base, _data, mutations = make_case(seed, case)
+    name, _, index = case.partition(":")
+    base, _data, mutations = make_case(seed, name, int(index))
     print(f"case {case}: base {base}; mutations {mutations}")
     with tempfile.TemporaryDirectory() as folder:
-        res = run_case(seed, case, Path(folder))
+        res = run_case(seed, name, int(index), Path(folder))
     print(json.dumps({k: v for k, v in res.items() if k != "traceback"}, indent=2, default=str))
     print(res.get("traceback", ""))
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description="Fuzz mathkit with mutated game files.")
-    p.add_argument("--count", type=int, default=10_000)
+    p = argparse.ArgumentParser(description="Fuzz mathkit with mutated game files, family by family.")
+    p.add_argument("--family", action="append", choices=[f.name for f in FAMILIES],
+                   help="run only this family (repeatable; default: every family)")
+    p.add_argument("--count", type=int, help="cases per family (default: each family's own, tests/fuzz_families.py)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--start", type=int, default=0, help="first case index")
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--timeout", type=float, default=20.0, help="seconds per case before it counts as a hang")
-    p.add_argument("--case", type=int, help="replay one case in this process")
+    p.add_argument("--case", help="replay one case FAMILY:N in this process")
     p.add_argument("--json", type=Path, help="also write the full result as JSON")
     args = p.parse_args(argv)
     if args.case is not None:
         _replay(args.seed, args.case)
         return 0
+    chosen = [f for f in FAMILIES if not args.family or f.name in args.family]
+    counts = {f.name: f.cases if args.count is None else args.count for f in chosen}
 
     def tick(done: int, total: int) -> None:
         if done % 500 == 0 or done == total:
             print(f"  {done:,}/{total:,}", file=sys.stderr, flush=True)
 
-    res = run_fuzz(args.count, seed=args.seed, workers=args.workers, timeout=args.timeout, start=args.start,
-                   progress=tick)
+    res = run_fuzz(counts, seed=args.seed, workers=args.workers, start=args.start, progress=tick)
     print(report(res))
     if args.json:
         args.json.write_text(json.dumps(res, indent=2, default=str), encoding="utf-8")
@@ -397,4 +402,3 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.exit(main())
-

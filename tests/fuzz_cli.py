@@ -9,10 +9,10 @@ that the exception behind an exit status 2 can be read, and says what is wrong:
 
 * an exit status other than 0, 1 or 2, a traceback of an exception mathkit did not
   raise itself (a ``ValueError`` or ``TypeError`` from deep inside, which
-  :func:`mathkit.cli.args.run` would otherwise print as a bare one-line message),
+  :func:`mathkit.cli.exits.run` would otherwise print as a bare one-line message),
   or ``internal error``;
 * an exit status 2 without an ``error:`` or ``usage:`` message;
-* ``--json`` output that is not JSON.
+* ``--json`` output that is not strict JSON (``NaN`` or ``Infinity`` in it).
 
 ``simulate`` exits 1 when a sampled figure falls outside an exact one's interval;
 that is reported apart (``simulate disagrees``) to be read: at 99% a few are chance.
@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import random
 import re
 from pathlib import Path
+
+from fuzz_checks import strict_loads
 
 __all__ = ["HEAVY", "cli_argv", "run_cli"]
 
@@ -198,11 +199,11 @@ def run_cli(argv: list[str]) -> tuple[str | None, str]:
         return f"{' '.join(argv[:1] + argv[2:])}: unlocated {last[:300]}", label
     if status == 2 and "error:" not in text and "usage:" not in text:
         return f"{' '.join(argv[:1] + argv[2:])}: status 2 without a message: {text[-300:]}", label
-    if status == 0 and "--json" in argv and argv[0] in ("par", "simulate", "session", "check"):
+    if status in (0, 1) and "--json" in argv and out.getvalue():
         try:
-            json.loads(out.getvalue())
-        except ValueError:
-            return f"{' '.join(argv[:1] + argv[2:])}: --json printed no JSON: {out.getvalue()[:200]}", label
+            strict_loads(out.getvalue())  # strict: NaN and Infinity are not JSON
+        except ValueError as exc:
+            return f"{' '.join(argv[:1] + argv[2:])}: --json printed no strict JSON ({exc}): {out.getvalue()[:200]}", label
     if status == 1 and argv[0] == "simulate":
         label = "simulate disagrees"
     return None, label

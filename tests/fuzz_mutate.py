@@ -22,7 +22,7 @@ from typing import Any
 
 import tomli_w
 
-__all__ = ["CLI_BASES", "SMALL", "WEIGHTS", "corpus", "make_case"]
+__all__ = ["CLI_BASES", "SMALL", "corpus", "make_case", "raise_pay"]
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
@@ -42,16 +42,6 @@ def corpus() -> dict[str, str]:
             for p in sorted(folder.glob("*.toml"))}
 
 
-# Shipped games are larger: they are picked less often (weights per base).
-WEIGHTS = {"small_lines": 12, "small_ways": 8, "small_free": 12, "small_limited": 8, "small_heights": 5,
-           "small_hold": 2, "classic_3reel": 6, "sizzling_hot": 4, "benchmark_5x3": 2, "dynasty_small": 4, "dynasty": 1,
-           "three_scatter_5x3": 1, "small_classic": 6,
-           # the classic steppers: [ordered], [pick_bonus], multiplier symbols, flat entries, line-bet scatters
-           "red_white_blue": 4, "pick_bonus_3reel": 4, "double_sevens": 3, "line_bet_scatters": 3,
-           # their PAR sheets take tens of CPU seconds: loaded, round-tripped and simulated briefly (tests/fuzz_cli.py)
-           "warlords": 2, "prince_of_riches": 2}
-# heights_3to7 and hold_respin_5x3 are left out (their PAR sheets take 10-30 s of CPU); small_heights and small_hold
-# play their blocks.
 CLI_BASES = frozenset(SMALL) | {"classic_3reel", "sizzling_hot", "red_white_blue", "pick_bonus_3reel", "double_sevens",
                                  "line_bet_scatters"}
 """The bases on which a sample of cases also runs the command line (the others take seconds a PAR sheet)."""
@@ -357,20 +347,23 @@ def _mutate_text(rng: random.Random, text: str) -> tuple[bytes, str]:
     return (text[:pos] + junk + text[pos:]).encode(), f"{junk!r} at {pos}"
 
 
-def make_case(seed: int, index: int) -> tuple[str, bytes, list[str]]:
-    """Case ``index`` of run ``seed``: its base game, its bytes and the mutations applied (deterministic)."""
+def make_case(seed: int, family: str, index: int) -> tuple[str, bytes, list[str]]:
+    """Case ``index`` of ``family`` (:mod:`fuzz_families`) in run ``seed``: its base game, its bytes and the
+    mutations applied (deterministic)."""
+    from fuzz_families import family as family_of
 
-
-    rng = random.Random(f"{seed}:{index}")
+    rng = random.Random(f"{seed}:{family}:{index}")
     games = corpus()
-    base = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
+    fam = family_of(family)
+    weights = fam.bases
+    base = rng.choices(list(weights), weights=list(weights.values()))[0]
     text = games[base]
     if rng.random() < 0.15:
         out, what = _mutate_text(rng, text)
         return base, out, [what]
     data = tomllib.loads(text)
     done = []
-    gentle = rng.random() < 0.35
+    gentle = rng.random() < fam.gentle
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         try:
             if gentle:
@@ -390,3 +383,20 @@ def make_case(seed: int, index: int) -> tuple[str, bytes, list[str]]:
     return base, text.encode(), done
 
 
+
+
+def raise_pay(rng: random.Random, data: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """A copy of game ``data`` with one pay raised by one credit (each coin option's, for a per-option list), and
+    which; ``None`` when the game has no pay to raise."""
+    cells = [("paytable", name, count) for name, entry in data.get("paytable", {}).items() if isinstance(entry, dict)
+             for count, pay in entry.items() if isinstance(pay, int | list) and not isinstance(pay, bool)]
+    cells += [("scatter_pays", name, count) for name, entry in data.get("scatter_pays", {}).items()
+              if isinstance(entry, dict) for count, pay in entry.items() if isinstance(pay, int | list)
+              and not isinstance(pay, bool)]
+    if not cells:
+        return None
+    table, name, count = rng.choice(cells)
+    out = tomllib.loads(tomli_w.dumps(data))
+    pay = out[table][name][count]
+    out[table][name][count] = [p + 1 for p in pay] if isinstance(pay, list) else pay + 1
+    return out, f"{table}.{name}.{count} + 1"

@@ -156,9 +156,10 @@ def test_xlsx_has_the_sheets_and_the_figures(tmp_path: Path) -> None:
     assert len(body) == len(par.entries)
     for row, e in zip(body, par.entries, strict=True):
         assert (row[1], row[2], row[3], row[4]) == (e.entry, e.count, e.pay, e.hits)
-        assert row[5] == pytest.approx(e.probability.value)
-        assert Fraction(str(row[8])) == e.rtp.exact
-    assert Fraction(str(pay[-1][8])) == par.rtp.exact  # contributions sum to the RTP
+        # a 1-line game: the probability per line is the hits per spin (the hits over the cycle)
+        assert row[5] == row[6] == pytest.approx(e.hits / par.cycle) and row[7] == "spin"
+        assert Fraction(str(row[10])) == e.rtp.exact
+    assert Fraction(str(pay[-1][10])) == par.rtp.exact  # contributions sum to the RTP
     wild = next(r for r in body if r[1] == "WILD")
     assert wild[3] == 5000  # the max-coin top award
     dist = _rows(wb["distribution"])

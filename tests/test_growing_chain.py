@@ -179,3 +179,24 @@ def test_moments_and_distribution_equal_independent_methods(case: tuple[GrowingC
     got = dict(zip(law.values.tolist(), law.probs.tolist(), strict=True))
     assert max(abs(got.get(x, 0.0) - want.get(x, 0.0)) for x in set(got) | set(want)) < 1e-12
     assert float(np.dot(law.values, law.probs)) == pytest.approx(float(f.mean), rel=1e-9, abs=1e-12)
+
+
+def test_a_long_tail_is_not_wrapped_onto_the_small_wins() -> None:
+    """A chain whose tail outruns the first grid (found by hypothesis): 3.7e-8 of P(15) landed on P(0)."""
+    h1 = HeightGame(mean=Fraction(0), by_added={0: Branch(Fraction(1), Fraction(0), Fraction(0),
+                                                           PlayLaw(np.array([0]), np.array([1.0])), None, None, ())})
+    h2 = HeightGame(mean=Fraction(2), by_added={0: Branch(Fraction(1), Fraction(2), Fraction(8),
+                                                           PlayLaw(np.array([0, 4]), np.array([0.5, 0.5])),
+                                                           None, None, ())})
+    one = PlayLaw(np.array([1]), np.array([1.0]))
+    h3 = HeightGame(mean=Fraction(1), by_added={0: Branch(Fraction(19, 20), Fraction(1), Fraction(1), one, None, None, ()),
+                                                2: Branch(Fraction(1, 20), Fraction(1), Fraction(1), one, None, None, ())})
+    chain = GrowingChain(heights=(1, 2, 3), games={1: h1, 2: h2, 3: h3},
+                         grow={1: {1: Fraction(2, 3), 2: Fraction(1, 6), 3: Fraction(1, 6)},
+                               2: {2: Fraction(3, 4), 3: Fraction(1, 4)}, 3: {3: Fraction(1)}},
+                         rule="the retrigger rule")
+    law = chain.distributions([(2, 1)])[(2, 1)]
+    want = pushed(chain, 2, 1)
+    got = dict(zip(law.values.tolist(), law.probs.tolist(), strict=True))
+    assert want[15] > 1e-8  # the mass the short grid wrapped onto 0
+    assert max(abs(got.get(x, 0.0) - want.get(x, 0.0)) for x in set(got) | set(want)) < 1e-12

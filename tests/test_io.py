@@ -151,7 +151,8 @@ def test_save_refuses_overwrite_and_is_atomic(tmp_path: Path, monkeypatch: pytes
     import mathkit.gamefile.io as mio
 
     def boom(*args: object, **kwargs: object) -> None:
-        raise OSError("disk full")
+        msg = "disk full"
+        raise OSError(msg)
 
     monkeypatch.setattr(mio.os, "replace", boom)
     g2 = dataclasses.replace(g, name="changed")

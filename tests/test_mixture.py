@@ -101,7 +101,7 @@ def test_nothing_sampled_is_exact_and_the_cap_bound_wins_over_the_sample() -> No
     m = mix(exact, (("feature:f", Fraction(1, 10)),), s, bet=10, tail=lambda t: (0.0, 1e-9))
     assert m.figures["p_win_ge_10x"].high == 1e-9 and m.figures["p_win_ge_10x"].bound
     assert m.figures["p_win_ge_10x"].value == 0
-    with pytest.raises(ValueError, match="above its proven bound"):  # a sample that contradicts a bound
+    with pytest.raises(ModelError, match="above its proven bound"):  # a sample that contradicts a bound
         mix(exact, (("feature:f", Fraction(1, 10)),), s, bet=1, tail=lambda t: (0.0, 1e-9))
     with pytest.raises(ValueError, match="no sample for the uncovered route"):
         mix(exact, (("feature:g", Fraction(1, 10)),), s, bet=10)

@@ -159,7 +159,9 @@ def test_par_tables(games_dir: Path) -> None:
     par = build_par(game)
     rows = dict((r[0], r[1]) for r in render.summary_table(par).rows)
     assert rows["RTP"] == "100.000000%" and rows["σ per total bet"] == f"{7 ** 0.5:.4f}"
-    assert render.paytable_table(par).rows == (("lines", "3 × A", "8", "1", "0.125", "1 in 8.00", "100.0000%"),)
+    # 1 hit in a cycle of 8 on the one line: 0.125 per spin and per line alike
+    assert render.paytable_table(par).rows == (("lines", "3 × A", "8", "1", "0.125", "0.125 per spin", "1 in 8.00",
+                                                "100.0000%"),)
     assert render.feature_tables(par) == []
     assert render.readings_table(game).rows[0][0] == "—"
 

@@ -392,7 +392,7 @@ def test_cli_text_table_and_simulation(capsys: pytest.CaptureFixture[str]) -> No
 
 @pytest.mark.parametrize("argv", [
     ["--bankroll", "lots"], ["--bankroll", "0.2x"], ["--spins", "0"], ["--spins", "ten"], ["--stop-win", "50x"],
-    ["--big-win", "1e3x"], ["--gamble", "dice"], ["--gamble-target", "20x"], ["--bankroll", "3"],
+    ["--big-win", "1.5x"], ["--gamble", "dice"], ["--gamble-target", "20x"], ["--bankroll", "3"],
     ["--spins", "100000000"], ["--ceiling", "many"]])
 def test_cli_bad_values_exit_2_without_a_traceback(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     try:

@@ -201,7 +201,8 @@ def test_save_as_is_atomic_and_refuses_to_overwrite(bench: Workbench, games_dir:
     assert not (games_dir.parent / "escape.toml").exists()
     # a failure half-way leaves nothing behind
     def boom(_fd: int) -> None:
-        raise OSError("disk full")
+        msg = "disk full"
+        raise OSError(msg)
 
     monkeypatch.setattr("mathkit.gamefile.io.os.fsync", boom)
     assert bench.save_as("variant") is None

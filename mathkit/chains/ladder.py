@@ -136,9 +136,11 @@ def _validate(gamble: Gamble) -> None:
     for k, o in enumerate(gamble.options):
         where = f"gamble.options[{k}]"
         if names.count(o.name) > 1:
-            raise GameError(f"option name {o.name!r} is used twice", field=f"{where}.name")
+            msg = f"option name {o.name!r} is used twice"
+            raise GameError(msg, field=f"{where}.name")
         if not (isinstance(o.p, Fraction | int) and 0 <= o.p <= 1):
-            raise GameError(f"probability {o.p} is not valid", field=f"{where}.p", fix="an exact Fraction in [0, 1]")
+            msg = f"probability {o.p} is not valid"
+            raise GameError(msg, field=f"{where}.p", fix="an exact Fraction in [0, 1]")
         if not (isinstance(o.multiplier, int) and o.multiplier >= 1):
             msg = f"multiplier {o.multiplier!r} is not valid"
             raise GameError(msg, field=f"{where}.multiplier", fix="an integer >= 1")

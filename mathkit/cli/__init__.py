@@ -4,13 +4,13 @@ Errors in a game file, a bad argument, an output that cannot be written or a
 computation refused by a resource limit print one message naming the file and
 the field, and exit with status 2; nothing prints a traceback unless
 ``--debug`` is given (anywhere on the line) or ``MATHKIT_DEBUG=1`` is set
-(see :func:`mathkit.cli.args.run`).
+(see :func:`mathkit.cli.exits.run`); a broken pipe ends it quietly
+with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +18,8 @@ from pathlib import Path
 from ..errors import located
 from ..model.bounds import check_bet
 from ..sim.sampling import route_sampler
-from .args import check_output, coins_arg, lines_arg, run, sampling_arguments, strip_debug
+from .args import coins_arg, lines_arg, sampling_arguments
+from .exits import check_output, print_json, run, strip_debug
 
 __all__ = ["main"]
 
@@ -46,7 +47,7 @@ def _par(args: argparse.Namespace) -> int:
 
         write_par(par, args.out)
     if args.json:
-        print(json.dumps(par_to_dict(par), indent=2))
+        print_json(par_to_dict(par))
     elif not args.out:
         print(par_to_text(par), end="")
     else:

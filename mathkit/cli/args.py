@@ -1,48 +1,50 @@
-"""What every command line shares: argument types that refuse bad values, output checks, the error exit.
+"""What every command line shares: argument types that refuse a bad value when the line is parsed.
 
 Each ``type=`` here turns a bad value into argparse's own usage error (exit 2,
-no traceback) with a sentence saying what would be right; :func:`check_output`
-refuses an output that cannot be written *before* anything is computed; and
-:func:`run` is the one place a command's errors become a message and an exit
-status: 2 for a bad game, argument or refused computation, 130 when
-interrupted, 3 for an error mathkit did not expect (a bug: ``--debug`` shows
-its traceback, as it does for every other error).
+no traceback) naming the option, the value and the range: ``argument --coins:
+must be at least 1, not 0``.  A value whose range depends on the game (a reel
+set, a symbol, the game's own paylines) is checked as soon as the game is
+loaded, before anything is computed.  The targets and symbol lists only
+``mathkit tune`` reads are :mod:`mathkit.cli.tuneargs`; how a command ends
+(outputs checked before computing, errors, exit statuses, broken pipes, strict
+JSON) is :mod:`mathkit.cli.exits`.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
-import sys
-import traceback
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
-from ..errors import GameError, MathkitError
-from ..model.bounds import MAX_COINS, MAX_PAYLINES, limits
+from ..model.amounts import AMOUNT
+from ..model.bounds import MAX_COINS, MAX_PAYLINES, MAX_WIN, limits
 
 __all__ = [
-    "check_output",
+    "Interval",
+    "amount_arg",
     "coins_arg",
     "fraction_arg",
+    "fraction_in",
+    "in_range",
     "lines_arg",
+    "multiples_arg",
     "nonnegative",
     "number",
     "positive",
     "ranged",
-    "run",
     "sample_rounds",
     "sampling_arguments",
+    "scheduler_arg",
+    "seconds_arg",
     "spins",
-    "strip_debug",
     "whole",
+    "whole_in",
+    "workers_arg",
 ]
-
-DEBUG_ENV = "MATHKIT_DEBUG"
-
 
 _DIGITS = 30
 """Whole numbers on a command line have fewer digits than this (every limit is far below it)."""
@@ -84,7 +86,7 @@ def whole(text: str) -> int:
     return _whole(text)
 
 
-def _ranged(text: str, low: int, high: int | None = None, too_many: str = "") -> int:
+def whole_in(text: str, low: int, high: int | None = None, too_many: str = "") -> int:
     """A whole number from ``low`` to ``high``; ``too_many`` says why a larger one is refused."""
     value = _whole(text, too_many)
     if value < low:
@@ -109,43 +111,74 @@ def ranged(low: int, high: int, too_many: str) -> Callable[[str], int]:
     argparse.ArgumentTypeError: 1e400 spins: at most 10
     """
     def parse(text: str) -> int:
-        return _ranged(text, low, high, too_many)
+        return whole_in(text, low, high, too_many)
 
     return parse
 
 
 def positive(text: str) -> int:
     """A whole number ≥ 1."""
-    return _ranged(text, 1)
+    return whole_in(text, 1)
 
 
 def nonnegative(text: str) -> int:
     """A whole number ≥ 0 (a seed, a spacing)."""
-    return _ranged(text, 0)
+    return whole_in(text, 0)
 
 
 def lines_arg(text: str) -> int:
     """Lines played: 1 to :data:`~mathkit.model.bounds.MAX_PAYLINES` (the game's own paylines are checked on load)."""
-    return _ranged(text, 1, MAX_PAYLINES, f"lines: a game has at most {MAX_PAYLINES:,} paylines")
+    return whole_in(text, 1, MAX_PAYLINES, f"lines: a game has at most {MAX_PAYLINES:,} paylines")
 
 
 def coins_arg(text: str) -> int:
     """Coins per line: 1 to :data:`~mathkit.model.bounds.MAX_COINS` (one of the game's options, checked on load)."""
-    return _ranged(text, 1, MAX_COINS, f"coins: a coin option is at most {MAX_COINS:,}")
+    return whole_in(text, 1, MAX_COINS, f"coins: a coin option is at most {MAX_COINS:,}")
 
 
 def spins(text: str) -> int:
     """Plays of one simulation: 1 to the limit of :func:`~mathkit.model.bounds.limits` (``MATHKIT_MAX_SPINS``)."""
     most = limits().spins
-    return _ranged(text, 1, most, f"plays is more than the {most:,} one run holds (its per-block sums grow with the "
+    return whole_in(text, 1, most, f"plays is more than the {most:,} one run holds (its per-block sums grow with the "
                                   "plays): run several seeds and pool them, or raise MATHKIT_MAX_SPINS")
 
 
 def sample_rounds(text: str) -> int:
     """Rounds sampled per part of a PAR sheet's distribution: 0 (sample nothing) up to the simulator's limit."""
     most = limits().spins
-    return _ranged(text, 0, most, f"rounds is more than the {most:,} one run holds: lower --sample-rounds, or raise "
+    return whole_in(text, 0, most, f"rounds is more than the {most:,} one run holds: lower --sample-rounds, or raise "
                                   "MATHKIT_MAX_SPINS")
+
+
+def workers_arg(text: str) -> int:
+    """Worker processes of a local cluster: 1 to four per core of this machine (more only wait for a core)."""
+    most = 4 * (os.cpu_count() or 1)
+    return whole_in(text, 1, most, f"workers: this machine has {os.cpu_count() or 1} core(s), at most {most} workers")
+
+
+_SCHEDULER = re.compile(r"^(tcp|tls|ucx|ws|wss)://([A-Za-z0-9._\-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})/?$")
+
+
+def scheduler_arg(text: str) -> str:
+    """A Dask scheduler's address: ``tcp://HOST:PORT`` (or ``tls``, ``ucx``, ``ws``, ``wss``), a port 1 to 65535.
+
+    Examples
+    --------
+    >>> scheduler_arg("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> scheduler_arg("localhost")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: not a scheduler address: 'localhost' (write tcp://HOST:PORT)
+    """
+    m = _SCHEDULER.match(text.strip())
+    if m is None:
+        msg = f"not a scheduler address: {text!r} (write tcp://HOST:PORT)"
+        raise argparse.ArgumentTypeError(msg)
+    if not 1 <= int(m.group(3)) <= 65535:
+        msg = f"port must be from 1 to 65535, not {m.group(3)}"
+        raise argparse.ArgumentTypeError(msg)
+    return text.strip()
 
 
 def sampling_arguments(p: argparse.ArgumentParser) -> None:
@@ -158,115 +191,139 @@ def sampling_arguments(p: argparse.ArgumentParser) -> None:
                    help="seed of those samples (default 2026: the same sheet every run)")
 
 
-def number(text: str) -> float:
-    """A finite number."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        msg = f"not a finite number: {text!r}"
+# --------------------------------------------------------------------------- numbers in a range
+@dataclass(frozen=True)
+class Interval:
+    """The values a number may take, and how an error says so (``words`` overrides the phrase).
+
+    Examples
+    --------
+    >>> str(Interval(Fraction(0), Fraction(1), low_open=True)), str(Interval(Fraction(0)))
+    ('more than 0 and at most 1', '0 or more')
+    """
+
+    low: Fraction | None = None
+    high: Fraction | None = None
+    low_open: bool = False
+    words: str = ""
+
+    def __contains__(self, x: Fraction) -> bool:
+        above = self.low is None or (x > self.low if self.low_open else x >= self.low)
+        return above and (self.high is None or x <= self.high)
+
+    def __str__(self) -> str:
+        if self.words:
+            return self.words
+        if self.low is not None and self.high is not None and not self.low_open:
+            return f"from {_show(self.low)} to {_show(self.high)}"
+        parts = []
+        if self.low is not None:
+            parts.append(f"more than {_show(self.low)}" if self.low_open else
+                         "0 or more" if self.low == 0 and self.high is None else f"at least {_show(self.low)}")
+        if self.high is not None:
+            parts.append(f"at most {_show(self.high)}")
+        return " and ".join(parts) or "a finite number"
+
+
+def _show(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+
+
+def in_range(text: str, allowed: Interval, *, percent: bool = False) -> Fraction:
+    """``text`` (``0.92``, ``23/25``, with ``percent`` also ``92%``) as an exact fraction inside ``allowed``."""
+    t = text.strip()
+    scale = Fraction(1)
+    if percent and t.endswith("%"):
+        t, scale = t[:-1], Fraction(1, 100)
+    value = _exact(t, 2 * _DIGITS, f"is out of range: must be {allowed}" if allowed.high is not None else "")
+    if value is None:
+        msg = f"not a number: {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    value *= scale
+    if value not in allowed:
+        msg = f"must be {allowed}, not {text.strip()}"
         raise argparse.ArgumentTypeError(msg)
     return value
 
 
 def fraction_arg(text: str) -> Fraction:
     """A finite number as an exact fraction (``0.005``, ``1/200``)."""
-    value = _exact(text, 2 * _DIGITS)
-    if value is None:
-        msg = f"not a number: {text!r}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    return in_range(text, Interval())
 
 
-def check_output(path: Path, *, what: str, force: bool = True, suffixes: Sequence[str] = ()) -> None:
-    """Refuse an output ``path`` that cannot be written, before anything is computed.
-
-    ``what`` names the option (``--out``); ``suffixes`` lists the formats understood.
+def fraction_in(allowed: Interval, *, percent: bool = False) -> Callable[[str], Fraction]:
+    """An argument type: an exact fraction inside ``allowed`` (``percent``: ``92%`` is read as 0.92).
 
     Examples
     --------
-    >>> check_output(Path("/proc/par.json"), what="--out")  # doctest: +ELLIPSIS
+    >>> fraction_in(Interval(Fraction(0)))("0.005")
+    Fraction(1, 200)
+    >>> fraction_in(Interval(Fraction(0)))("-1")
     Traceback (most recent call last):
     ...
-    mathkit.errors.GameError: --out: cannot write /proc/par.json: ...
+    argparse.ArgumentTypeError: must be 0 or more, not -1
     """
-    if suffixes and path.suffix.lower() not in suffixes:
-        msg = f"unknown output format {path.suffix or '(none)'!r} for {path}"
-        raise GameError(msg, field=what, fix=f"use {', '.join(suffixes)}")
-    if path.is_dir():
-        msg = f"{path} is a folder"
-        raise GameError(msg, field=what, fix="give a file name")
-    if path.exists() and not force:
-        msg = f"{path} exists"
-        raise GameError(msg, field=what, fix="pass --force to replace it, or choose another name")
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    if not folder.is_dir():
-        msg = f"cannot write {path}: {folder} is not a folder"
-        raise GameError(msg, field=what, fix="choose a path in a folder")
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        msg = f"cannot write {path}: permission denied"
-        raise GameError(msg, field=what, fix="choose a folder you can write to")
-    if not _can_create(folder):
-        msg = f"cannot write {path}: {folder} does not take new files"
-        raise GameError(msg, field=what, fix="choose a folder you can write to")
+    def parse(text: str) -> Fraction:
+        return in_range(text, allowed, percent=percent)
+
+    return parse
 
 
-def _can_create(folder: Path) -> bool:
-    """Whether a file can be created in ``folder`` (what a save's temporary file needs)."""
-    probe = folder / f".mathkit-write-test-{os.getpid()}"
-    try:
-        probe.touch(exist_ok=False)
-    except OSError:
-        return False
-    probe.unlink(missing_ok=True)
-    return True
+def number(text: str) -> float:
+    """A finite number (a float)."""
+    return float(in_range(text, Interval()))
 
 
-def strip_debug(argv: Sequence[str]) -> tuple[list[str], bool]:
-    """``argv`` without ``--debug``, and whether it was given (or ``MATHKIT_DEBUG`` is set)."""
-    args = [a for a in argv if a != "--debug"]
-    return args, len(args) != len(argv) or os.environ.get(DEBUG_ENV, "") not in ("", "0")
+def seconds_arg(text: str) -> float:
+    """Seconds: a finite number more than 0."""
+    return float(in_range(text, Interval(Fraction(0), low_open=True)))
 
 
-def run(command: Callable[[], int], *, debug: bool = False) -> int:
-    """Run ``command`` and turn every error into a one-line message and an exit status.
+def amount_arg(text: str) -> str:
+    """An amount of credits (``2500``) or a multiple of the total bet (``100x``, ``12.5x``), as
+    :data:`~mathkit.model.amounts.AMOUNT` writes it: more than 0, at most :data:`~mathkit.model.bounds.MAX_WIN`;
+    turned into credits when the bet is known (:func:`mathkit.sessions.law.credits`).
 
-    2: a bad game, argument or output, or a computation refused; 130: interrupted;
-    3: an error mathkit did not expect (with ``debug``, every error shows its traceback).
+    Examples
+    --------
+    >>> amount_arg("100x"), amount_arg("2500")
+    ('100x', '2500')
+    >>> amount_arg("0x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be more than 0 credits (or × bet) and at most 9007199254740992, not 0x
     """
-    try:
-        return command()
-    except MathkitError as exc:
-        if debug:
-            traceback.print_exc()
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except (FileExistsError, ValueError) as exc:
-        if debug:
-            traceback.print_exc()
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        if debug:
-            traceback.print_exc()
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except MemoryError:
-        if debug:
-            traceback.print_exc()
-        print("error: out of memory; lower MATHKIT_MAX_MEMORY so large computations are refused before they start, "
-              "or estimate the figures by simulation (mathkit simulate)", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        if debug:
-            traceback.print_exc()
-        print(f"internal error: {type(exc).__name__}: {exc}\nThis is a bug in mathkit: run the command again with "
-              "--debug for the traceback and report it.", file=sys.stderr)
-        return 3
+    t = text.strip()
+    m = AMOUNT.match(t)
+    allowed = Interval(Fraction(0), Fraction(MAX_WIN), low_open=True,
+                       words=f"more than 0 credits (or × bet) and at most {MAX_WIN}")
+    if m is None and not (t.startswith("-") and AMOUNT.match(t[1:])):
+        msg = f"not an amount: {text!r} (write credits, 2500, or a multiple of the bet, 100x)"
+        raise argparse.ArgumentTypeError(msg)
+    if m is None or len(m.group(1)) > _DIGITS or Fraction(m.group(1)) not in allowed:
+        msg = f"must be {allowed}, not {t}"
+        raise argparse.ArgumentTypeError(msg)
+    return t
+
+
+def multiples_arg(most: int) -> Callable[[str], tuple[int, ...]]:
+    """An argument type: up to ``most`` comma-separated whole multiples of the bet (``100x,1000x``), each ≥ 1.
+
+    Examples
+    --------
+    >>> multiples_arg(8)("10x,100")
+    (10, 100)
+    """
+    def parse(text: str) -> tuple[int, ...]:
+        items = [x.strip() for x in text.split(",") if x.strip()]
+        if not items or len(items) > most:
+            msg = f"{text!r}: give 1 to {most} multiples of the bet like 100x,1000x"
+            raise argparse.ArgumentTypeError(msg)
+        try:
+            return tuple(whole_in(x[:-1] if x[-1] in "x×X" and len(x) > 1 else x, 1, MAX_WIN, f"× bet: at most {MAX_WIN}")
+                         for x in items)
+        except argparse.ArgumentTypeError as exc:
+            msg = f"{text!r}: {exc} (give whole multiples of the bet of at least 1x, like 100x,1000x)"
+            raise argparse.ArgumentTypeError(msg) from None
+
+    return parse

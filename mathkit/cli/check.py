@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from ..checks.profiles import PROFILES
 from ..checks.run import run_checks
 from ..errors import MathkitError, located
+from .exits import print_json
 
 __all__ = ["cli"]
 
@@ -35,7 +35,7 @@ def cli(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps([c.to_dict() for c in checks], indent=2, ensure_ascii=False))
+        print_json([c.to_dict() for c in checks], ensure_ascii=False)
     else:
         prof = PROFILES[args.profile]
         print(f"{game.name} — {prof.title} ({prof.name})")

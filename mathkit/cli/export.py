@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -16,7 +15,8 @@ from ..export.server import load_any_game, write_server_json
 from ..export.xlsx import write_par_xlsx
 from ..model.bounds import check_bet
 from ..sim.sampling import route_sampler
-from .args import check_output, coins_arg, lines_arg, sampling_arguments
+from .args import coins_arg, lines_arg, sampling_arguments
+from .exits import check_output, print_json
 
 __all__ = ["cli"]
 
@@ -80,9 +80,10 @@ def cli(argv: list[str]) -> int:
             print(f"wrote {args.toml}")
         if args.diff is not None:
             d = diff_games(game, load_any_game(args.diff), reels=args.reels)
-            print(json.dumps(diff_to_dict(d), indent=2, ensure_ascii=False) if args.json else diff_to_text(d), end="")
             if args.json:
-                print()
+                print_json(diff_to_dict(d), ensure_ascii=False)
+            else:
+                print(diff_to_text(d), end="")
     except MathkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -12,9 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..dev.render import FAST_ENV, render_all, update_assets
-from .args import positive
+from .args import ranged
 
-__all__ = ["cli"]
+__all__ = ["MAX_TIMEOUT", "cli"]
+
+MAX_TIMEOUT = 86_400
+"""The longest a notebook cell may run (``--timeout``), in seconds: a day."""
+
 
 def cli(argv: Sequence[str] | None = None) -> int:
     """``mathkit render``: returns the exit status."""
@@ -22,7 +26,8 @@ def cli(argv: Sequence[str] | None = None) -> int:
     p.add_argument("sources", nargs="?", default="notebooks", type=Path, help="folder of jupytext sources")
     p.add_argument("out", nargs="?", default="docs/rendered", type=Path, help="output folder")
     p.add_argument("--fast", action="store_true", help=f"small parameters ({FAST_ENV}=1)")
-    p.add_argument("--timeout", type=positive, default=600, help="seconds per cell (default 600)")
+    p.add_argument("--timeout", type=ranged(1, MAX_TIMEOUT, f"seconds: a cell runs at most a day ({MAX_TIMEOUT:,} s)"),
+                   default=600, help="seconds per cell (default 600, at most a day)")
     p.add_argument("--only", nargs="+", default=(), metavar="NAME", help="render only these notebooks (file stems)")
     p.add_argument("--update-assets", action="store_true", help="fetch the vendored JavaScript again with npm pack")
     args = p.parse_args(argv)

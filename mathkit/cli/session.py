@@ -8,57 +8,48 @@ at 99% jointly (exit status 1 when one disagrees).  Bad values print one line an
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from ..chains.markov.session import MAX_SPINS, SessionLaw, checkpoints
-from ..errors import ModelError
+from ..errors import ModelError, located
 from ..gamefile.io import load_game
+from ..model.bounds import check_bet
 from ..sessions.law import SessionPlay, credits, play_law, strategy
 from ..sessions.table import bankroll_table, solve, table_rows
-from ..sim.players import simulate_sessions
+from ..sim.players import MAX_BIG_WINS, simulate_sessions
 from ..sim.run import GambleStrategy
-from .args import positive, ranged
+from .args import amount_arg, coins_arg, lines_arg, multiples_arg, nonnegative, ranged, spins
+from .exits import print_json
 
 __all__ = ["cli", "session_text"]
 
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
-
-
-def _multiples(s: str) -> tuple[int, ...]:
-    try:
-        out = tuple(int(x.strip().rstrip("x×X")) for x in s.split(",") if x.strip())
-    except ValueError:
-        msg = f"{s!r}: give multiples of the bet like 100x,1000x"
-        raise argparse.ArgumentTypeError(msg) from None
-    if not out or min(out) < 1:
-        msg = f"{s!r}: give multiples of the bet of at least 1x, like 100x,1000x"
-        raise argparse.ArgumentTypeError(msg)
-    return out
+MAX_TABLE = 32
+"""Bankrolls one ``--table`` holds at most (each a session chain of its own)."""
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mathkit session",
                                 description="A player's session, exactly: time on device, survival, outcomes.")
     p.add_argument("game", type=Path, help="game file (TOML)")
-    p.add_argument("--bankroll", default="100x", help="starting bankroll: credits, or a multiple of the bet (100x)")
+    p.add_argument("--bankroll", type=amount_arg, default="100x", help="starting bankroll: credits, or a multiple of the bet (100x)")
     p.add_argument("--spins", type=ranged(1, MAX_SPINS, f"spins: a session has at most {MAX_SPINS:,}"), default=1000,
                    help=f"most spins played (default 1000, at most {MAX_SPINS:,})")
-    p.add_argument("--stop-win", help="stop once the bankroll reaches this (credits, or 500x)")
-    p.add_argument("--big-win", type=_multiples, default=(100,), metavar="KX[,KX...]",
-                   help="report P(a win ≥ k × bet during the session) (default 100x)")
-    p.add_argument("--ceiling", help="keep the final-bankroll distribution value by value below this (default: "
+    p.add_argument("--stop-win", type=amount_arg, help="stop once the bankroll reaches this (credits, or 500x)")
+    p.add_argument("--big-win", type=multiples_arg(MAX_BIG_WINS), default=(100,), metavar="KX[,KX...]",
+                   help=f"report P(a win ≥ k × bet during the session) (default 100x; at most {MAX_BIG_WINS})")
+    p.add_argument("--ceiling", type=amount_arg, help="keep the final-bankroll distribution value by value below this (default: "
                                      "bankroll + spins × bet)")
     p.add_argument("--gamble", metavar="OPTION", help="gamble every win on OPTION (default: never)")
-    p.add_argument("--gamble-target", help="with --gamble: only while the amount is below this (credits, or 20x)")
-    p.add_argument("--table", type=_multiples, metavar="MX[,MX...]",
+    p.add_argument("--gamble-target", type=amount_arg, help="with --gamble: only while the amount is below this (credits, or 20x)")
+    p.add_argument("--table", type=multiples_arg(MAX_TABLE), metavar="MX[,MX...]",
                    help="also a table of sessions from these bankrolls (× bet), e.g. 50x,100x,200x")
     p.add_argument("--reels", help="reel set (RTP variant)")
-    p.add_argument("--lines", type=int, help="lines played")
-    p.add_argument("--coins", type=int, help="coins per line")
-    p.add_argument("--simulate", type=positive, metavar="N", help="also simulate N sessions and check every figure")
-    p.add_argument("--seed", type=int, help="seed of the simulation")
+    p.add_argument("--lines", type=lines_arg, help="lines played")
+    p.add_argument("--coins", type=coins_arg, help="coins per line")
+    p.add_argument("--simulate", type=spins, metavar="N", help="also simulate N sessions and check every figure")
+    p.add_argument("--seed", type=nonnegative, help="seed of the simulation")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p
 
@@ -93,6 +84,9 @@ def cli(argv: list[str]) -> int:
     """Run ``mathkit session``; the exit status (1 when a simulated figure disagrees)."""
     args = _parser().parse_args(argv)
     game = load_game(args.game)
+    with located(path=args.game):
+        game.reel_set(args.reels)
+        check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
     bet = game.total_bet(args.lines, args.coins)
     target = _amount(args.gamble_target, bet, "--gamble-target")
     if target is not None and args.gamble is None:
@@ -133,5 +127,8 @@ def cli(argv: list[str]) -> int:
                      f"[{c['low']:,.6f}, {c['high']:,.6f}]\n")
         text += f"agrees with the exact figures: {'yes' if agrees else 'NO'}\n"
         status = 0 if agrees else 1
-    print(json.dumps(out, indent=2, default=float) if args.json else text, end="" if not args.json else "\n")
+    if args.json:
+        print_json(out, default=float)
+    else:
+        print(text, end="")
     return status

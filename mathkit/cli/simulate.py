@@ -7,7 +7,6 @@ has run: importing the simulator never imports the exact engine.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,8 @@ from ..report.simfigures import checked_figures
 from ..sim.line_hits import sample_line_hits
 from ..sim.results import Z99
 from ..sim.run import GambleStrategy, simulate
-from .args import coins_arg, lines_arg, nonnegative, positive, spins
+from .args import coins_arg, lines_arg, nonnegative, scheduler_arg, spins, workers_arg
+from .exits import print_json
 
 __all__ = ["ExactFigures", "cli", "exact_figures", "simulate_cli"]
 
@@ -32,8 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", type=Path, help="game file (TOML)")
     p.add_argument("--spins", type=spins, default=10**6, help="plays (default 1e6; at most MATHKIT_MAX_SPINS, 1e11)")
     p.add_argument("--seed", type=nonnegative, default=None, help="seed (default: fresh entropy, reported)")
-    p.add_argument("--workers", type=positive, help="run on a LocalCluster of K worker processes on 127.0.0.1")
-    p.add_argument("--scheduler", help="run on an existing Dask cluster (tcp://HOST:PORT)")
+    p.add_argument("--workers", type=workers_arg, help="run on a LocalCluster of K worker processes on 127.0.0.1")
+    p.add_argument("--scheduler", type=scheduler_arg, help="run on an existing Dask cluster (tcp://HOST:PORT)")
     p.add_argument("--reels", help="base reel set (RTP variant)")
     p.add_argument("--lines", type=lines_arg, help="lines played")
     p.add_argument("--coins", type=coins_arg, help="coins per line (one of the game's options)")
@@ -142,7 +142,7 @@ def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
     args = _parser().parse_args(argv)
     out = simulate_cli(args, exact)
     if args.json:
-        print(json.dumps(out, indent=2, default=float))
+        print_json(out, default=float)
     else:
         lo, hi = out["ci99"]
         ready = out.get("kernels_ready_seconds")

@@ -10,24 +10,37 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..errors import MathkitError, ModelError, located
+from ..errors import GameError, MathkitError, ModelError, located
+from ..model.bounds import MAX_STOPS
+from ..model.fields import suggest
 from ..model.game import Game
 from ..report.sensitivity import pay_sensitivity, play_reels, sensitivity_text, symbol_sensitivity
 from ..tuner.constraints import Constraints
 from ..tuner.result import TuneResult
 from ..tuner.solve import tune
-from ..tuner.targets import Target, parse_band
+from ..tuner.targets import Target
 from ..tuner.variants import table_csv, table_text, tune_variants, variant_path, variants_table
-from .args import check_output, fraction_arg, nonnegative, number, positive
+from .args import Interval, fraction_in, ranged, seconds_arg
+from .exits import check_output, print_json
+from .tuneargs import Band, band_arg, component_arg, hierarchy_arg, names_arg, rtp_arg, rtps_arg, runs_arg
 
 __all__ = ["cli", "write_result"]
+
+
+_TOL = Interval(Fraction(0))
+"""A tolerance: 0 (the figure exactly) or more."""
+_SHARE = Interval(Fraction(0), Fraction(1), words="from 0 to 1 (0% to 100%)")
+_PROB = Interval(Fraction(0), Fraction(1), low_open=True, words="above 0 and at most 1 (0.30 or 30%)")
+_ONE_IN = Interval(Fraction(1), words="at least 1 (1 in N with N ≥ 1)")
+_SD = Interval(Fraction(0), low_open=True)
+MAX_CANDIDATES = 100
+"""Solutions one tuning looks for at most (``--candidates``)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,117 +50,124 @@ def _parser() -> argparse.ArgumentParser:
                "1 a target out of reach (closest design written), 2 bad game or arguments.")
     p.add_argument("game", type=Path, help="game file (TOML); never overwritten")
     t = p.add_argument_group("targets (besides the game's [targets]; the RTP defaults to declared_rtp)")
-    t.add_argument("--target-rtp", help="total RTP: 0.94, 94%% or 94%%..94.01%%")
-    t.add_argument("--tolerance-pp", type=fraction_arg, default=None, help="RTP tolerance in pp (default 0.005)")
-    t.add_argument("--sd", help="σ of a whole play per total bet (default tolerance ±5%%)")
-    t.add_argument("--sd-tol", help="tolerance on σ")
-    t.add_argument("--vi", help="volatility index 1.645·σ (±5%%)")
-    t.add_argument("--hit-frequency", help="P(a base spin pays), e.g. 0.30 (±0.005)")
-    t.add_argument("--hf-tol", help="tolerance on the hit frequency")
-    t.add_argument("--feature-frequency", help="1 in N base spins starts a feature (±5%% of N)")
-    t.add_argument("--top-award", help="top line award 1 in N games per line (±10%% of N)")
-    t.add_argument("--component", action="append", default=[], metavar="NAME=RTP",
+    t.add_argument("--target-rtp", type=rtp_arg, help="total RTP: 0.94, 94%% or 94%%..94.01%%")
+    t.add_argument("--tolerance-pp", type=fraction_in(Interval(Fraction(0), Fraction(100))), default=None,
+                   help="RTP tolerance in pp, 0 to 100 (default 0.005)")
+    t.add_argument("--sd", type=band_arg(_SD), help="σ of a whole play per total bet (default tolerance ±5%%)")
+    t.add_argument("--sd-tol", type=fraction_in(_TOL), help="tolerance on σ")
+    t.add_argument("--vi", type=band_arg(_SD), help="volatility index 1.645·σ (±5%%)")
+    t.add_argument("--hit-frequency", type=band_arg(_PROB, percent=True), help="P(a base spin pays), e.g. 0.30 (±0.005)")
+    t.add_argument("--hf-tol", type=fraction_in(_SHARE, percent=True), help="tolerance on the hit frequency")
+    t.add_argument("--feature-frequency", type=band_arg(_ONE_IN), help="1 in N base spins starts a feature (±5%% of N)")
+    t.add_argument("--top-award", type=band_arg(_ONE_IN), help="top line award 1 in N games per line (±10%% of N)")
+    t.add_argument("--component", type=component_arg, action="append", default=[], metavar="NAME=RTP",
                    help='RTP of one component, e.g. "free spins=0.24" (±0.1 pp); repeatable')
-    t.add_argument("--variants", help="comma-separated RTPs: one file each, chained so neighbours differ least")
+    t.add_argument("--variants", type=rtps_arg, help="comma-separated RTPs: one file each, chained so neighbours differ "
+                                                     "least")
     c = p.add_argument_group("constraints (defaults: see mathkit.tuner.constraints)")
-    c.add_argument("--reels", help="comma-separated reel sets to change (default: the default set)")
+    c.add_argument("--reels", type=names_arg, help="comma-separated reel sets to change (default: the default set)")
     c.add_argument("--vary", choices=("strips", "pays", "both"), help="what may change (default: strips)")
-    c.add_argument("--fixed", help="comma-separated symbols whose stops never change, or 'none' "
-                                   "(default: every wild, scatter and bonus symbol)")
-    c.add_argument("--count-tolerance", type=fraction_arg, help="per-reel counts within ±this (default 0.25)")
+    c.add_argument("--fixed", type=_fixed, help="comma-separated symbols whose stops never change, or 'none' "
+                                                "(default: every wild, scatter and bonus symbol)")
+    c.add_argument("--count-tolerance", type=fraction_in(_SHARE), help="per-reel counts within ±this, 0 to 1 "
+                                                                         "(default 0.25)")
     c.add_argument("--keep-stacks", action=argparse.BooleanOptionalAction, default=None)
     c.add_argument("--keep-length", action=argparse.BooleanOptionalAction, default=None)
     c.add_argument("--keep-order", action=argparse.BooleanOptionalAction, default=None,
                    help="a symbol paying more never gets more stops on a reel than one it had no more than (default)")
-    c.add_argument("--scatter-spacing", type=nonnegative, help="stops between two scatters at least (default: rows)")
-    c.add_argument("--hierarchy", help="symbol tiers high to low, tiers by '/' and ties by ',': DRAGON/PHOENIX/ACE,KING")
-    c.add_argument("--no-adjacent", help="comma-separated symbols never next to themselves")
-    c.add_argument("--max-run", help="longest runs, e.g. NINE=2,TEN=2")
-    c.add_argument("--feature-frequency-tolerance", help="keep the feature frequency within ±this (0.05), or 'none'")
+    c.add_argument("--scatter-spacing", type=ranged(0, MAX_STOPS, f"stops: a strip has at most {MAX_STOPS:,}"),
+                   help="stops between two scatters at least (default: rows)")
+    c.add_argument("--hierarchy", type=hierarchy_arg,
+                   help="symbol tiers high to low, tiers by '/' and ties by ',': DRAGON/PHOENIX/ACE,KING")
+    c.add_argument("--no-adjacent", type=names_arg, help="comma-separated symbols never next to themselves")
+    c.add_argument("--max-run", type=runs_arg, help="longest runs, e.g. NINE=2,TEN=2")
+    c.add_argument("--feature-frequency-tolerance", type=_share_or_none,
+                   help="keep the feature frequency within ±this (0.05), 0 to 1, or 'none'")
     o = p.add_argument_group("output")
     o.add_argument("--out", type=Path, help="tuned game file (variants and candidates: the names' base)")
-    o.add_argument("--candidates", type=positive, default=1, help="up to K distinct solutions across σ, low to high")
+    o.add_argument("--candidates", type=ranged(1, MAX_CANDIDATES, f"candidates: at most {MAX_CANDIDATES}"), default=1,
+                   help=f"up to K distinct solutions across σ, low to high (at most {MAX_CANDIDATES})")
     o.add_argument("--force", action="store_true", help="replace existing output files")
     o.add_argument("--json", action="store_true", help="print the result as JSON")
-    o.add_argument("--time-limit", type=_seconds, default=120.0, help="seconds after which no new step starts")
+    o.add_argument("--time-limit", type=seconds_arg, default=120.0, help="seconds after which no new step starts")
     o.add_argument("--sensitivity", action="store_true",
                    help="print the exact ∂RTP/∂(symbol on reel) and ∂RTP/∂(pay) tables instead of tuning")
     return p
 
 
-def _seconds(text: str) -> float:
-    value = number(text)
-    if value <= 0:
-        msg = f"must be more than 0 seconds, not {text}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+NONE = "none"
 
 
-def _rtp(text: str, tolerance: str | None = None, flag: str = "--target-rtp") -> Target:
-    """An RTP target from the command line, above 0% and at most 100% of the bet (a tuned game never pays more)."""
-    try:
-        t = parse_band("rtp", text, tolerance)
-    except ModelError:
-        msg = f"not an RTP: {text!r}"
-        raise ModelError(msg, field=flag, fix="write 0.92, 92%, 23/25 or a band 94%..94.01%") from None
+def _fixed(text: str) -> tuple[str, ...] | str:
+    return NONE if text.strip() == NONE else names_arg(text)
+
+
+def _share_or_none(text: str) -> Fraction | str:
+    return NONE if text.strip() == NONE else fraction_in(_SHARE)(text)
+
+
+def _target(figure: str, given: Band, tolerance: Fraction | None = None) -> Target:
+    return Target.of(figure, given.value, tolerance, given.band)
+
+
+def _rtp(given: Band, tolerance: Fraction | None) -> Target:
+    """The RTP target, its band inside (0, 100%] (a tuned game never pays more than it takes)."""
+    t = _target("rtp", given, tolerance)
     if t.low <= 0 or t.high > 1:
-        msg = f"RTP {text} is {float(t.value):.4%} of the bet: a target RTP lies above 0% and at most 100%"
-        raise ModelError(msg, field=flag, fix="write 0.92, 92% or 23/25")
+        shown = f"{_pct(t.low)} to {_pct(t.high)}"
+        msg = f"the band {shown} of the bet reaches outside a target RTP's range: above 0% and at most 100%"
+        if tolerance is None:  # the default tolerance around a value at the range's end
+            raise ModelError(msg, field="--target-rtp", fix="aim inside the range, or give --tolerance-pp 0")
+        raise ModelError(msg, field="--tolerance-pp", fix="give a smaller tolerance")
     return t
 
 
-def _names(text: str | None) -> tuple[str, ...]:
-    return tuple(x.strip() for x in (text or "").split(",") if x.strip())
+def _pct(x: Fraction) -> str:
+    return f"{float(x):.4%}"
 
 
 def _targets(args: argparse.Namespace) -> list[Target]:
+    """The targets the flags give (each checked when parsed; here the RTP's band with its tolerance)."""
     out = []
     if args.target_rtp:
-        tol = None if args.tolerance_pp is None else str(args.tolerance_pp / 100)
-        out.append(_rtp(args.target_rtp, tol))
+        out.append(_rtp(args.target_rtp, None if args.tolerance_pp is None else args.tolerance_pp / 100))
     for figure, tol in (("sd", args.sd_tol), ("vi", None), ("hit_frequency", args.hf_tol),
                         ("feature_frequency", None), ("top_award", None)):
-        text = getattr(args, figure)
-        if text:
-            out.append(parse_band(figure, text, tol))
-    for item in args.component:
-        name, sep, value = item.partition("=")
-        if not sep:
-            msg = f'--component {item!r}: write NAME=RTP, e.g. "free spins=0.24"'
-            raise ModelError(msg)
-        out.append(parse_band(f"component:{name.strip()}", value))
+        given = getattr(args, figure)
+        if given:
+            out.append(_target(figure, given, tol))
+    out += [_target(f"component:{name}", given) for name, given in args.component]
     return out
 
 
-def _run(item: str) -> tuple[str, int]:
-    """One ``SYMBOL=N`` of ``--max-run``: the longest run N is a whole number ≥ 1 (as ``[tuning] max_run`` on load)."""
-    name, sep, value = item.partition("=")
-    try:
-        if not (sep and name.strip()):
-            raise argparse.ArgumentTypeError("write SYMBOL=N")
-        return name.strip(), positive(value)
-    except argparse.ArgumentTypeError as exc:
-        msg = f"--max-run {item!r}: {exc} (fix: write SYMBOL=N with N the longest run, a whole number ≥ 1, e.g. NINE=2)"
-        raise ModelError(msg) from None
+def _check_names(game: Game, args: argparse.Namespace) -> None:
+    """Refuse a symbol or reel set the game does not have, before any work (each flag named)."""
+    symbols = game.symbol_names
+    for flag, names in (("--fixed", () if args.fixed in (None, NONE) else args.fixed),
+                        ("--no-adjacent", args.no_adjacent or ()),
+                        ("--hierarchy", [s for tier in args.hierarchy or () for s in tier]),
+                        ("--max-run", [s for s, _ in args.max_run or ()])):
+        for name in names:
+            if name not in symbols:
+                msg = f"unknown symbol {name!r}"
+                raise GameError(msg, field=flag, fix=suggest(name, symbols))
+    sets = tuple(rs.name for rs in game.reel_sets)
+    for name in args.reels or ():
+        if name not in sets:
+            msg = f"unknown reel set {name!r}"
+            raise GameError(msg, field="--reels", fix=suggest(name, sets))
 
 
 def _constraints(game: Game, args: argparse.Namespace) -> Constraints:
-    fixed = None if args.fixed is None else frozenset() if args.fixed.strip() == "none" else frozenset(_names(args.fixed))
-    runs = None
-    if args.max_run:
-        runs = tuple(_run(x) for x in _names(args.max_run))
-    hierarchy = None
-    if args.hierarchy:
-        hierarchy = tuple(_names(tier) for tier in args.hierarchy.split("/") if tier.strip())
+    fixed = None if args.fixed is None else frozenset() if args.fixed == NONE else frozenset(args.fixed)
     ff = args.feature_frequency_tolerance
     cons = Constraints.build(game, fixed=fixed, count_tolerance=args.count_tolerance, keep_stacks=args.keep_stacks,
                              keep_length=args.keep_length, keep_order=args.keep_order, scatter_spacing=args.scatter_spacing,
-                             no_adjacent=None if args.no_adjacent is None else frozenset(_names(args.no_adjacent)),
-                             max_run=runs, hierarchy=hierarchy,
-                             feature_frequency_tolerance=None if ff in (None, "none") else Fraction(ff))
-    if ff == "none":
+                             no_adjacent=None if args.no_adjacent is None else frozenset(args.no_adjacent),
+                             max_run=args.max_run, hierarchy=args.hierarchy,
+                             feature_frequency_tolerance=None if ff in (None, NONE) else ff)
+    if ff == NONE:
         cons = dataclasses.replace(cons, feature_frequency_tolerance=None)
-    cons.fixed_symbols(game)  # an unknown symbol is an error before any work
     return cons
 
 
@@ -192,17 +212,17 @@ def _summary(res: TuneResult, paths: Sequence[Path]) -> dict[str, Any]:
 
 
 def _sensitivity(game: Game, args: argparse.Namespace) -> int:
-    reels = _names(args.reels)
+    reels = args.reels or ()
     sym = symbol_sensitivity(game, reels[0] if reels else None)
     pays = pay_sensitivity(game, play_reels(game, sym.reels))
     if args.json:
-        print(json.dumps({
+        print_json({
             "reels": sym.reels, "rtp": float(sym.rtp), "heatmap": sym.heatmap(),
             "symbols": [{**r, "delta": None if r["delta"] is None else str(r["delta"])} for r in sym.rows()],
             "pays": [{"pay": p.cell.label(), "kind": p.cell.kind, "entry": p.cell.entry, "count": p.cell.count,
                       "value": list(p.pay), "hits": p.hits, "delta": str(p.delta), "delta_pp": 100 * float(p.delta),
                       "marginal": None if p.marginal is None else str(p.marginal)} for p in pays],
-        }, indent=2, ensure_ascii=False))
+        }, ensure_ascii=False)
     else:
         print(sensitivity_text(sym, pays), end="")
     return 0
@@ -214,7 +234,10 @@ def cli(argv: list[str]) -> int:
     from ..gamefile.io import load_game
 
     try:
+        extra = _targets(args)  # the bands the flags make, before the game is read
         game = load_game(args.game)
+        with located(path=args.game):
+            _check_names(game, args)
         if args.sensitivity:
             with located(path=args.game):
                 return _sensitivity(game, args)
@@ -222,12 +245,11 @@ def cli(argv: list[str]) -> int:
             print("mathkit tune: give --out FILE", file=sys.stderr)
             return 2
         check_output(args.out, what="--out")  # before any computing: the folder exists and takes new files
-        extra = _targets(args)
         with located(path=args.game):
             cons = _constraints(game, args)
-        kw: dict[str, Any] = {"reels": _names(args.reels) or None, "vary": args.vary, "time_limit": args.time_limit}
+        kw: dict[str, Any] = {"reels": args.reels or None, "vary": args.vary, "time_limit": args.time_limit}
         if args.variants:
-            rtps = [_rtp(x, flag="--variants").value for x in _names(args.variants)]
+            rtps = list(args.variants)
             paths = [variant_path(args.out, r) for r in rtps]
             csv_path = args.out.with_name(f"{args.out.stem}_variants.csv")
             _check_outputs([*paths, csv_path], args.game, args.force)
@@ -241,9 +263,8 @@ def cli(argv: list[str]) -> int:
 
             write_atomic(csv_path, table_csv(rows))
             if args.json:
-                print(json.dumps({"variants": rows, "results": [_summary(r, [p]) for r, p in
-                                                                zip(results, paths, strict=True)]},
-                                 indent=2, ensure_ascii=False, default=str))
+                print_json({"variants": rows, "results": [_summary(r, [p]) for r, p in zip(results, paths, strict=True)]},
+                           ensure_ascii=False, default=str)
             else:
                 for res, path in zip(results, paths, strict=True):
                     print(f"{path}: {res.text()}")
@@ -260,7 +281,7 @@ def cli(argv: list[str]) -> int:
         for c, path in zip(res.candidates, paths, strict=True):
             write_result(c.game, path, force=args.force, source=args.game)
         if args.json:
-            print(json.dumps(_summary(res, paths), indent=2, ensure_ascii=False, default=str))
+            print_json(_summary(res, paths), ensure_ascii=False, default=str)
         else:
             print(f"{args.game} → {', '.join(map(str, paths))} ({res.seconds:.1f} s, {res.cpu_seconds:.1f} s CPU, "
                   f"{res.evaluations} exact evaluations)")

@@ -50,6 +50,7 @@ import zmq
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 
+from ..errors import UnknownNameError, UsageError
 from ..report.simfigures import par_figures
 from ..report.text import one_in, pct, write_atomic
 
@@ -118,7 +119,7 @@ def asset(name: str) -> str:
     entries = _manifest()
     if name not in entries:
         msg = f"no vendored asset {name!r}; have {sorted(entries)}"
-        raise KeyError(msg)
+        raise UnknownNameError(msg)
     entry = entries[name]
     path = ASSETS / entry["file"]
     try:
@@ -129,7 +130,7 @@ def asset(name: str) -> str:
     digest = hashlib.sha256(raw).hexdigest()
     if digest != entry["sha256"]:
         msg = f"{path}: sha256 {digest} differs from manifest.json ({entry['sha256']}); run --update-assets"
-        raise ValueError(msg)
+        raise UsageError(msg)
     text = _SOURCE_MAP.sub("", raw.decode("utf-8"))
     return text.replace("</script", "<\\/script")
 
@@ -355,13 +356,13 @@ def render_notebook(source: str | Path, out_dir: str | Path, *, fast: bool = Fal
     if online:
         msg = (f"{src}: widgets from {', '.join(map(repr, online))} are not in the offline HTML manager and would "
                f"be broken offline (for a report, display a plain go.Figure instead of a FigureWidget)")
-        raise ValueError(msg)
+        raise UsageError(msg)
     pages = {code: to_html(nb, code=code) for code in (False, True)}
     for page in pages.values():
         refs = network_references(page)
         if refs:
             msg = f"{src}: the rendered page would load {len(refs)} URL(s) from the network, e.g. {refs[0]}"
-            raise ValueError(msg)
+            raise UsageError(msg)
     target = write_atomic(Path(out_dir) / f"{src.stem}.html", pages[False])
     with_code = write_atomic(Path(out_dir) / "code" / f"{src.stem}.html", pages[True])
     for t in (target, with_code):
@@ -492,11 +493,13 @@ def summary_table(par: Any) -> Table:
 
 
 def paytable_table(par: Any) -> Table:
-    """The PAR sheet's pay combinations: pay, hits over the cycle, probability, odds and RTP of each."""
-    rows = tuple((e.component, f"{e.count} × {e.entry}", f"{e.pay:,}", f"{e.hits:,}", f"{e.probability.value:.6g}",
-                  one_in(e.probability.value), pct(e.rtp.value)) for e in par.entries)
-    return Table(("component", "combination", "pay (credits)", "hits in the cycle", "probability", "odds", "RTP"),
-                 rows, "Paytable (exact over the cycle)")
+    """The PAR sheet's pay combinations: pay, hits over the cycle, hits per spin, probability (per line for a line
+    combination, per spin for the others), odds and RTP of each."""
+    rows = tuple((e.component, f"{e.count} × {e.entry}", f"{e.pay:,}", f"{e.hits:,}", f"{e.hits_per_spin.value:.6g}",
+                  f"{e.probability.value:.6g} per {e.per}", one_in(e.probability.value), pct(e.rtp.value))
+                 for e in par.entries)
+    return Table(("component", "combination", "pay (credits)", "hits in the cycle", "hits per spin", "probability",
+                  "odds", "RTP"), rows, "Paytable (exact over the cycle)")
 
 
 def feature_tables(par: Any) -> list[Table]:

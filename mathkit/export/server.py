@@ -116,17 +116,20 @@ def game_from_server_json(data: str | bytes | Mapping[str, Any], *, path: str | 
         try:
             doc = json.loads(data)
         except json.JSONDecodeError as exc:
-            raise GameError(f"not valid JSON: {exc}", path=path) from None
+            msg = f"not valid JSON: {exc}"
+            raise GameError(msg, path=path) from None
     else:
         doc = data
     if not isinstance(doc, dict) or doc.get("format") != SERVER_FORMAT:
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
-        raise GameError(f"not a game-server file (format {got!r})", field="format", path=path,
+        msg = f"not a game-server file (format {got!r})"
+        raise GameError(msg, field="format", path=path,
                         fix=f"export one with `mathkit export GAME --server-json F` (format {SERVER_FORMAT})")
     payload = doc.get("game")
     check = doc.get("checksum") or {}
     if not isinstance(payload, dict) or check.get("algorithm") != "sha256" or not isinstance(check.get("value"), str):
-        raise GameError("missing game or sha256 checksum", field="checksum", path=path)
+        msg = "missing game or sha256 checksum"
+        raise GameError(msg, field="checksum", path=path)
     actual = hashlib.sha256(canonical_json(payload)).hexdigest()
     if not hmac.compare_digest(actual, check["value"]):
         msg = (f"{where}checksum mismatch: the game data was changed after export "
@@ -138,7 +141,8 @@ def game_from_server_json(data: str | bytes | Mapping[str, Any], *, path: str | 
     except GameError as exc:
         raise exc.with_path(path) if path is not None else exc from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise GameError(f"malformed game-server data: {type(exc).__name__}: {exc}", field="game", path=path) from None
+        msg_0 = f"malformed game-server data: {type(exc).__name__}: {exc}"
+        raise GameError(msg_0, field="game", path=path) from None
 
 
 def load_any_game(path: str | Path) -> Game:
@@ -148,6 +152,7 @@ def load_any_game(path: str | Path) -> Game:
         try:
             text = p.read_text(encoding="utf-8")
         except OSError as exc:
-            raise GameError(f"cannot read the file: {exc}", path=p) from None
+            msg = f"cannot read the file: {exc}"
+            raise GameError(msg, path=p) from None
         return game_from_server_json(text, path=p)
     return load_game(p)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from ..errors import UsageError
 from ..report.par import RoundSheet
+from ..report.strict import dumps
 from ..report.text import par_to_csv, par_to_dict, par_to_text, write_atomic
 
 __all__ = ["PAR_FORMATS", "write_par"]
@@ -19,7 +20,7 @@ def write_par(par: RoundSheet, path: str | Path) -> Path:
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".json":
-        return write_atomic(p, json.dumps(par_to_dict(par), indent=2) + "\n")
+        return write_atomic(p, dumps(par_to_dict(par), indent=2) + "\n")  # strict JSON: no NaN, no Infinity
     if suffix == ".csv":
         return write_atomic(p, par_to_csv(par))
     if suffix == ".txt":
@@ -29,4 +30,4 @@ def write_par(par: RoundSheet, path: str | Path) -> Path:
 
         return write_par_xlsx(par, p)
     msg = f"{p}: unknown output format {suffix!r}; use .json, .csv, .txt or .xlsx"
-    raise ValueError(msg)
+    raise UsageError(msg)

@@ -20,6 +20,7 @@ from ..laws.mixture import MixedLaw
 from ..laws.provenance import Figure
 from ..model.game import Game
 from ..report.par import ParSheet, RoundSheet, Z
+from ..report.text import shown
 from .server import _frac
 
 __all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]
@@ -144,14 +145,16 @@ def _reel_rows(par: RoundSheet) -> list[list[object]]:
 
 
 def _paytable_rows(par: RoundSheet) -> list[list[object]]:
-    rows: list[list[object]] = [["component", "combination", "count", "pay (credits)", "hits", "probability",
-                                 "1 in", "RTP contribution", "RTP contribution (exact)"]]
+    rows: list[list[object]] = [["component", "combination", "count", "pay (credits)", "hits", "hits per spin",
+                                 "probability", "probability per", "1 in", "RTP contribution",
+                                 "RTP contribution (exact)"]]
     for e in par.entries:
-        rows.append([e.component, e.combination or e.entry, e.count, e.pay, _cell(e.hits), e.probability.value,
-                     e.one_in if e.probability.value else "never", e.rtp.value, e.rtp.exact_str() or ""])
+        rows.append([e.component, e.combination or e.entry, e.count, e.pay, _cell(e.hits), e.hits_per_spin.value,
+                     e.probability.value, e.per, e.one_in if e.probability.value else "never", e.rtp.value,
+                     e.rtp.exact_str() or ""])
     total = sum((e.rtp.exact for e in par.entries if e.rtp.exact is not None), Fraction(0))
-    rows.append(["total (base spin)", "", "", "", _cell(sum(e.hits for e in par.entries)), "", "", float(total),
-                 _frac(total)])
+    rows.append(["total (base spin)", "", "", "", _cell(sum(e.hits for e in par.entries)), "", "", "", "",
+                 float(total), _frac(total)])
     return rows
 
 
@@ -161,7 +164,7 @@ def _feature_rows(par: RoundSheet) -> list[list[object]]:
     rows: list[list[object]] = [["feature", "figure", "value", "exact", "method"]]
     for sec in (*par.features, *((par.sessions,) if par.sessions is not None else ())):
         for k, f in sec.figures:
-            rows.append([sec.name, k, f.value, f.exact_str() or "", f.method])
+            rows.append([sec.name, k, shown(k, f), f.exact_str() or "", f.method])
         for trow in sec.table:
             rows.append([sec.name, *trow])
         for note in sec.notes:

@@ -312,7 +312,7 @@ class CashStacks(Block):
             rows.append((label, str(p), f"{float(q):.6g}", f"{float(1 / q):,.1f}" if q else "never",
                          f"{float(mean / bet):.6%}", f"{float(mean / bet / q):.4f}" if q else "-"))
         figures += [("P(cash stacks play) per base spin", Figure.of(p_play)),
-                    ("cash stacks frequency (1 in N)", Figure.of(1 / p_play) if p_play else Figure(math.inf, "exact")),
+                    ("cash stacks frequency (1 in N)", Figure.odds(p_play)),
                     ("cash stacks RTP (base spins)", Figure.of(total / bet)),
                     ("average cash when played (× bet)", Figure.of(total / bet / p_play) if p_play else Figure.of(0))]
         values = ", ".join(f"{s} = {v}×" for s, v in self.activators)

@@ -331,7 +331,7 @@ class FreeGames(Block):
         p_trig = stats.p_enter
         figures: list[tuple[str, Figure]] = [
             ("trigger probability", _fig(p_trig)),
-            ("trigger frequency (1 in N)", _fig(1 / p_trig) if p_trig else Figure(math.inf, "exact"))]
+            ("trigger frequency (1 in N)", Figure.odds(p_trig))]
         rows: list[tuple[str, ...]] = []
         if p_trig:
             solved = self.solved(ctx, stats.level)

@@ -439,7 +439,7 @@ class FreeSpins(EnteredSpins):
         p_trig = Fraction(stats.p_enter) if isinstance(stats.p_enter, Fraction) else stats.p_enter
         figures: list[tuple[str, Figure]] = [
             ("trigger probability", Figure.of(p_trig)),
-            ("trigger frequency (1 in N)", Figure.of(1 / p_trig) if p_trig else Figure(math.inf, "exact")),
+            ("trigger frequency (1 in N)", Figure.odds(p_trig)),
         ]
         if not p_trig:
             return FeatureSection(self.heading, tuple(figures), notes=self._notes(None))

@@ -132,7 +132,7 @@ class HoldRespin(Block):
         bet = ctx.total_bet
         p = stats.p_enter
         figures = [("trigger probability", Figure.of(p)),
-                   ("trigger frequency (1 in N)", Figure.of(1 / p) if p else Figure.of(0)),
+                   ("trigger frequency (1 in N)", Figure.odds(p)),
                    ("held patterns reached", Figure.of(len(stats.entries)))]
         if p:
             win = sum((q * stats.laws[e].mean for e, q in stats.entries.items()), Fraction(0)) / p

@@ -274,7 +274,7 @@ class MultiplierFreeSpins(EnteredSpins):
         p = stats.p_enter
         x, c, _xc, _y = self.spin_figures(ctx)
         figures: list[tuple[str, Figure]] = [("trigger probability", Figure.of(p)),
-                                             ("trigger frequency (1 in N)", Figure.of(1 / p) if p else Figure.of(0)),
+                                             ("trigger frequency (1 in N)", Figure.odds(p)),
                                              ("spins", Figure.of(self.spins)),
                                              ("line win per spin at ×1 (× bet)", Figure.of(x / bet)),
                                              ("triggers per spin", Figure.of(c))]

@@ -247,7 +247,7 @@ class PickBonus(Block):
         unit = self.unit.replace("_", " ")
         p = Fraction(stats.p_enter)
         figures: list[tuple[str, Figure]] = [("trigger probability", Figure.of(p)),
-                                             ("trigger frequency (1 in N)", Figure.of(1 / p) if p else Figure.of(0))]
+                                             ("trigger frequency (1 in N)", Figure.odds(p))]
         rows: list[tuple[str, ...]] = [("picks", "P(per round)", f"average prize (× {unit})",
                                         f"σ of the prize (× {unit})", "largest prize")]
         if p:

@@ -27,6 +27,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..errors import GameError
+
 __all__ = ["PickLaw", "pick_law"]
 
 
@@ -84,7 +86,7 @@ def pick_law(prizes: tuple[tuple[int, int], ...], n: int, *, replace: bool) -> P
     size = sum(w for _, w in kept)
     if n < 0 or not kept or (not replace and n > size):
         msg = f"{n} picks from a table of total weight {size}" + ("" if replace else " without replacement")
-        raise ValueError(msg)
+        raise GameError(msg)
     if replace:
         law: dict[int, int] = {0: 1}
         for _ in range(n):

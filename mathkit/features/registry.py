@@ -15,7 +15,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import GameError
+from ..errors import GameError, ModelError
 from ..model.fields import show
 from ..model.game import Feature
 from .base import Block
@@ -46,7 +46,7 @@ def block_class(kind: str) -> type[Block]:
     cls = getattr(importlib.import_module(module), name)
     if not (isinstance(cls, type) and issubclass(cls, Block) and cls.kind == kind):
         msg = f"registry entry {kind!r} does not name a block of that kind"
-        raise TypeError(msg)
+        raise ModelError(msg)
     return cls
 
 

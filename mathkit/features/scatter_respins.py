@@ -507,7 +507,7 @@ class ScatterRespins(Block):
         bet = ctx.total_bet
         p = stats.p_enter
         figures: list[tuple[str, Figure]] = [("trigger probability", Figure.of(p)),
-                                             ("trigger frequency (1 in N)", Figure.of(1 / p) if p else Figure.of(0))]
+                                             ("trigger frequency (1 in N)", Figure.odds(p))]
         notes: tuple[str, ...] = (f"{self.count}+ of {', '.join(self.scatters)} start re-spins on reel set {self.reels!r}; a 2-against-1 "
                  f"battle goes to the pair with probability {self.pair_wins}; {self.free_at}+ held scatters start the "
                  f"free spins of their type ({', '.join(f'{s}: {f}' for s, f in self.free_spins)})",)
@@ -546,7 +546,7 @@ class ScatterRespins(Block):
             coins = sum((q * Fraction(stats.laws[e].components.get(self.coins_component, 0)) for e, q in stats.entries.items()),
                         Fraction(0))
             figures += [("final chance (given re-spins)", Figure.of(short / p)),
-                        ("final chance frequency (1 in N)", Figure.of(1 / short) if short else Figure.of(0)),
+                        ("final chance frequency (1 in N)", Figure.odds(short)),
                         ("final chance: P(coin win)", Figure.of(fc.p_coins)),
                         ("final chance: average coin win (× bet)", Figure.of(fc.mean_coins(bet) / bet)),
                         ("final chance: P(scatter revealed)", Figure.of(fc.p_scatter)),

@@ -345,7 +345,7 @@ class StickyFreeSpins(EnteredSpins):
         p = stats.p_enter
         method: Method = "exact" if ctx.precision == "exact" else "markov"
         figures: list[tuple[str, Figure]] = [("trigger probability", Figure.of(p)),
-                                             ("trigger frequency (1 in N)", Figure.of(1 / p) if p else Figure.of(0)),
+                                             ("trigger frequency (1 in N)", Figure.odds(p)),
                                              ("spins", Figure.of(self.spins))]
         if p:
             def avg(name: str) -> Number:

@@ -92,11 +92,14 @@ def load_game(path: str | Path) -> Game:
             raise GameError(msg, field="file", path=p, fix="a game is a few kilobytes to a few megabytes of TOML")
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise GameError("no such file", field="file", path=p, fix="check the path") from None
+        msg_0 = "no such file"
+        raise GameError(msg_0, field="file", path=p, fix="check the path") from None
     except IsADirectoryError:
-        raise GameError("is a folder, not a game file", field="file", path=p, fix="give the path of a .toml file") from None
+        msg_0 = "is a folder, not a game file"
+        raise GameError(msg_0, field="file", path=p, fix="give the path of a .toml file") from None
     except OSError as exc:
-        raise GameError(f"cannot read the file: {exc.strerror or exc}", field="file", path=p) from None
+        msg_0 = f"cannot read the file: {exc.strerror or exc}"
+        raise GameError(msg_0, field="file", path=p) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

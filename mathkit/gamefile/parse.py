@@ -43,16 +43,19 @@ SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus")
 def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
     table = _table(data, "symbols", "", required=True)
     if not table:
-        raise GameError("no symbols", field="symbols", fix="declare at least one [symbols.NAME]")
+        msg = "no symbols"
+        raise GameError(msg, field="symbols", fix="declare at least one [symbols.NAME]")
     out = []
     for name, spec in table.items():
         where = f"symbols.{name}"
         if not isinstance(spec, dict):
-            raise GameError("expected a table", field=where, fix=f'write [symbols.{name}] kind = "regular"')
+            msg = "expected a table"
+            raise GameError(msg, field=where, fix=f'write [symbols.{name}] kind = "regular"')
         _check_keys(spec, ("kind", "substitutes", "reels", "pays", "multiplier", "value", "mark"), where)
         kind = spec.get("kind", "regular")
         if kind not in SYMBOL_KINDS:
-            raise GameError(f"unknown kind {kind!r}", field=f"{where}.kind", fix=_suggest(str(kind), SYMBOL_KINDS))
+            msg = f"unknown kind {kind!r}"
+            raise GameError(msg, field=f"{where}.kind", fix=_suggest(str(kind), SYMBOL_KINDS))
         if kind != "bonus":
             for k in ("value", "mark"):
                 if k in spec:
@@ -71,7 +74,8 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
         if kind != "wild":
             for k in ("substitutes", "reels", "pays", "multiplier"):
                 if k in spec and not (k == "multiplier" and kind == "regular"):
-                    raise GameError(f"{k!r} only applies to wild symbols", field=f"{where}.{k}",
+                    msg_0 = f"{k!r} only applies to wild symbols"
+                    raise GameError(msg_0, field=f"{where}.{k}",
                                     fix='remove it or set kind = "wild"' + (
                                         " (a multiplier symbol is a regular one)" if k == "multiplier" else ""))
             # a regular symbol with a multiplier multiplies the combinations it is part of
@@ -103,9 +107,11 @@ def _parse_strip(value: Any, field: str) -> tuple[str, ...]:
     else:
         stops = tuple(_str(s, f"{field}[{i}]") for i, s in enumerate(_list(value, field)))
     if not stops:
-        raise GameError("empty strip", field=field, fix="list at least one stop")
+        msg = "empty strip"
+        raise GameError(msg, field=field, fix="list at least one stop")
     if len(stops) > MAX_STOPS:
-        raise GameError(f"{len(stops):,} stops, more than the {MAX_STOPS:,} a strip may have", field=field,
+        msg = f"{len(stops):,} stops, more than the {MAX_STOPS:,} a strip may have"
+        raise GameError(msg, field=field,
                         fix="shorten the strip, or weight its stops instead of repeating them")
     return stops
 
@@ -113,27 +119,33 @@ def _parse_strip(value: Any, field: str) -> tuple[str, ...]:
 def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
     table = _table(data, "reels", "", required=True)
     if not table:
-        raise GameError("no reel sets", field="reels", fix="add [reels.base] with strips = [...]")
+        msg = "no reel sets"
+        raise GameError(msg, field="reels", fix="add [reels.base] with strips = [...]")
     sets = []
     for name, spec in table.items():
         where = f"reels.{name}"
         if not isinstance(spec, dict):
-            raise GameError("expected a table with strips, rows and optional weights", field=where)
+            msg = "expected a table with strips, rows and optional weights"
+            raise GameError(msg, field=where)
         _check_keys(spec, ("strips", "rows", "weights", "declared_rtp"), where)
         if "strips" not in spec:
-            raise GameError("missing strips", field=f"{where}.strips",
+            msg = "missing strips"
+            raise GameError(msg, field=f"{where}.strips",
                             fix="strips = [\"A B C ...\", ...], one per reel")
         strips_raw = _list(spec["strips"], f"{where}.strips")
         if not strips_raw:
-            raise GameError("no reels", field=f"{where}.strips", fix="list one strip per reel")
+            msg = "no reels"
+            raise GameError(msg, field=f"{where}.strips", fix="list one strip per reel")
         if len(strips_raw) > MAX_REELS:
-            raise GameError(f"{len(strips_raw)} reels, more than the {MAX_REELS} a game may have",
+            msg = f"{len(strips_raw)} reels, more than the {MAX_REELS} a game may have"
+            raise GameError(msg,
                             field=f"{where}.strips", fix=f"use at most {MAX_REELS} reels")
         strips = tuple(_parse_strip(s, f"{where}.strips[{r}]") for r, s in enumerate(strips_raw))
         rows_raw = spec.get("rows", 3)
         if isinstance(rows_raw, list):
             if len(rows_raw) != len(strips):
-                raise GameError(f"{len(rows_raw)} row counts for {len(strips)} reels",
+                msg = f"{len(rows_raw)} row counts for {len(strips)} reels"
+                raise GameError(msg,
                                 field=f"{where}.rows", fix="give one row count per reel, or one number")
             rows = tuple(_int(x, f"{where}.rows[{i}]", minimum=1, maximum=MAX_ROWS) for i, x in enumerate(rows_raw))
         else:
@@ -142,13 +154,15 @@ def _parse_reels(data: Mapping[str, Any]) -> tuple[ReelSet, ...]:
         if "weights" in spec:
             w_raw = _list(spec["weights"], f"{where}.weights")
             if len(w_raw) != len(strips):
-                raise GameError(f"{len(w_raw)} weight lists for {len(strips)} reels",
+                msg = f"{len(w_raw)} weight lists for {len(strips)} reels"
+                raise GameError(msg,
                                 field=f"{where}.weights", fix="give one weight list per reel")
             wl = []
             for r, (w_item, strip) in enumerate(zip(w_raw, strips, strict=True)):
                 ws = _list(w_item, f"{where}.weights[{r}]")
                 if len(ws) != len(strip):
-                    raise GameError(f"{len(ws)} weights for {len(strip)} stops",
+                    msg = f"{len(ws)} weights for {len(strip)} stops"
+                    raise GameError(msg,
                                     field=f"{where}.weights[{r}]", fix="give one weight per stop")
                 wl.append(tuple(_int(w, f"{where}.weights[{r}][{i}]", minimum=None, maximum=MAX_WEIGHT)
                                 for i, w in enumerate(ws)))
@@ -166,7 +180,8 @@ def _parse_pays(value: Any, where: str, n_coins: int,
     ``flat_key``: the table may also hold ``flat = true`` (a paytable entry's), read by :func:`_flat`.
     """
     if not isinstance(value, dict) or not value:
-        raise GameError("expected a table of count = pay", field=where,
+        msg = "expected a table of count = pay"
+        raise GameError(msg, field=where,
                         fix="write e.g. { 3 = 5, 4 = 20, 5 = 100 }")
     out = []
     per_option = set()
@@ -177,7 +192,8 @@ def _parse_pays(value: Any, where: str, n_coins: int,
         count = _count_key(key, field)
         if isinstance(pay, list):
             if len(pay) != n_coins:
-                raise GameError(f"{len(pay)} per-coin pays for {n_coins} coin options", field=field,
+                msg = f"{len(pay)} per-coin pays for {n_coins} coin options"
+                raise GameError(msg, field=field,
                                 fix="give one pay per coin option in bet.coins, or a single number (paid per coin)")
             values = tuple(_int(p, f"{field}[{i}]", minimum=0) for i, p in enumerate(pay))
             per_option.add(count)
@@ -206,17 +222,20 @@ def _parse_paytable(data: Mapping[str, Any], n_coins: int, symbols: tuple[str, .
             raise _misplaced(name, "paytable")
         pays, per_option = _parse_pays(spec, f"paytable.{name}", n_coins, flat_key=True)
         if not pays:
-            raise GameError("no pays", field=f"paytable.{name}", fix="write e.g. { 3 = 1000, flat = true }")
+            msg = "no pays"
+            raise GameError(msg, field=f"paytable.{name}", fix="write e.g. { 3 = 1000, flat = true }")
         entries.append(PayEntry(name, (name,), pays, per_option, _flat(spec, f"paytable.{name}")))
     for name, spec in _table(data, "mixed", "").items():
         where = f"mixed.{name}"
         if not isinstance(spec, dict):
-            raise GameError("expected a table with symbols and pays", field=where)
+            msg = "expected a table with symbols and pays"
+            raise GameError(msg, field=where)
         _check_keys(spec, ("symbols", "pays", "flat"), where)
         syms = tuple(_str(s, f"{where}.symbols[{i}]")
                      for i, s in enumerate(_list(spec.get("symbols"), f"{where}.symbols")))
         if isinstance(spec.get("pays"), dict) and "flat" in spec["pays"]:
-            raise GameError("'flat' belongs to the entry, not to its pays", field=f"{where}.pays.flat",
+            msg = "'flat' belongs to the entry, not to its pays"
+            raise GameError(msg, field=f"{where}.pays.flat",
                             fix=f"write flat = true under [mixed.{name}]")
         pays, per_option = _parse_pays(spec.get("pays"), f"{where}.pays", n_coins)
         entries.append(PayEntry(name, syms, pays, per_option, _flat(spec, where)))
@@ -230,17 +249,20 @@ def _parse_ordered(name: str, spec: Any, n_coins: int, groups: Mapping[str, tupl
     """``[ordered.NAME]``: per reel a symbol, a mixed group's name or a list of symbols; and the pays."""
     where = f"ordered.{name}"
     if not isinstance(spec, dict):
-        raise GameError("expected a table with reels and pays", field=where,
+        msg = "expected a table with reels and pays"
+        raise GameError(msg, field=where,
                         fix='write reels = ["SEVEN_RED", "SEVEN_WHITE", "SEVEN_BLUE"] and pays = { 3 = 100 }')
     _check_keys(spec, ("reels", "pays", "flat"), where)
     if "reels" not in spec:
-        raise GameError("missing reels", field=f"{where}.reels",
+        msg = "missing reels"
+        raise GameError(msg, field=f"{where}.reels",
                         fix="give per reel, from reel 1, the symbol, mixed group or [list of symbols] it needs")
     per_reel, labels = [], []
     for r, item in enumerate(_list(spec["reels"], f"{where}.reels")):
         field = f"{where}.reels[{r}]"
         if not isinstance(item, list | str):
-            raise GameError(f"expected a symbol, a mixed group's name or a list of symbols, got {item!r}", field=field,
+            msg = f"expected a symbol, a mixed group's name or a list of symbols, got {item!r}"
+            raise GameError(msg, field=field,
                             fix='write e.g. "SEVEN_RED", "ANY_RED" or ["SEVEN_RED", "BAR1"]')
         if isinstance(item, list):
             members = tuple(_str(s, f"{field}[{i}]") for i, s in enumerate(item))
@@ -263,7 +285,8 @@ def _parse_scatter_pays(data: Mapping[str, Any]) -> tuple[ScatterPay, ...]:
         if name in TOP_KEYS and not isinstance(spec, dict):
             raise _misplaced(name, "scatter_pays")
         if not isinstance(spec, dict) or not spec:
-            raise GameError("expected a table of count = multiple of total bet", field=where,
+            msg = "expected a table of count = multiple of total bet"
+            raise GameError(msg, field=where,
                             fix="write e.g. { 3 = 2, 4 = 10, 5 = 50 }")
         pays = tuple(sorted((_count_key(k, f"{where}.{k}"), _int(v, f"{where}.{k}", minimum=0))
                             for k, v in spec.items()))
@@ -276,7 +299,8 @@ def _parse_scatter_unit(data: Mapping[str, Any]) -> ScatterUnit:
     for u in SCATTER_UNITS:
         if unit == u:
             return u
-    raise GameError(f"unknown scatter pay unit {unit!r}", field="scatter_unit",
+    msg = f"unknown scatter pay unit {unit!r}"
+    raise GameError(msg, field="scatter_unit",
                     fix='write "total_bet" (scatter pays × the total bet) or "line_bet" (× the bet per line)')
 
 
@@ -290,7 +314,8 @@ def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
     coins = tuple(_int(x, f"bet.coins[{i}]", minimum=1, maximum=MAX_COINS)
                   for i, x in enumerate(_list(spec.get("coins", [1]), "bet.coins")))
     if not coins:
-        raise GameError("no coin options", field="bet.coins", fix="write coins = [1]")
+        msg = "no coin options"
+        raise GameError(msg, field="bet.coins", fix="write coins = [1]")
     coin_value = _fraction(spec.get("coin_value", 1), "bet.coin_value")
     total = spec.get("total")
     return Bet(lines, options, coins, coin_value, None if total is None else _int(total, "bet.total", minimum=1))
@@ -298,7 +323,8 @@ def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
 
 def _description(value: Any) -> str:
     if not isinstance(value, str):
-        raise GameError("expected a string", field="description", fix='write description = "..."')
+        msg = "expected a string"
+        raise GameError(msg, field="description", fix='write description = "..."')
     return value
 
 
@@ -307,7 +333,8 @@ def _parse_readings(data: Mapping[str, Any]) -> tuple[Reading, ...]:
     for i, r in enumerate(_list(data.get("readings", []), "readings")):
         where = f"readings[{i}]"
         if not isinstance(r, dict):
-            raise GameError("expected a table with rule, reading and reason", field=where)
+            msg = "expected a table with rule, reading and reason"
+            raise GameError(msg, field=where)
         _check_keys(r, ("rule", "reading", "reason"), where)
         out.append(Reading(*(_str(r.get(k), f"{where}.{k}") for k in ("rule", "reading", "reason"))))
     return tuple(out)
@@ -316,10 +343,12 @@ def _parse_readings(data: Mapping[str, Any]) -> tuple[Reading, ...]:
 def _band(value: Any, field: str) -> tuple[float, float]:
     raw = _list(value, field)
     if len(raw) != 2:
-        raise GameError(f"expected [low, high], got {len(raw)} value(s)", field=field, fix="write e.g. [5.5, 6.5]")
+        msg = f"expected [low, high], got {len(raw)} value(s)"
+        raise GameError(msg, field=field, fix="write e.g. [5.5, 6.5]")
     low, high = (float(_fraction(x, f"{field}[{i}]")) for i, x in enumerate(raw))
     if not 0 <= low <= high:
-        raise GameError(f"band [{low}, {high}] is not 0 ≤ low ≤ high", field=field, fix="give the low end first")
+        msg = f"band [{low}, {high}] is not 0 ≤ low ≤ high"
+        raise GameError(msg, field=field, fix="give the low end first")
     return (low, high)
 
 
@@ -332,12 +361,14 @@ def _parse_targets(data: Mapping[str, Any]) -> Targets:
     if "rtp_tolerance" in spec:
         tol = _fraction(spec["rtp_tolerance"], "targets.rtp_tolerance")
         if tol < 0:
-            raise GameError("negative tolerance", field="targets.rtp_tolerance", fix="write e.g. 0.00005 (±0.005 pp)")
+            msg = "negative tolerance"
+            raise GameError(msg, field="targets.rtp_tolerance", fix="write e.g. 0.00005 (±0.005 pp)")
         t = Targets(t.rtp, tol)
     sd = _band(spec["sd"], "targets.sd") if "sd" in spec else None
     hf = _band(spec["hit_frequency"], "targets.hit_frequency") if "hit_frequency" in spec else None
     if hf is not None and hf[1] > 1:
-        raise GameError("a hit frequency is at most 1", field="targets.hit_frequency", fix="write fractions, e.g. [0.28, 0.34]")
+        msg = "a hit frequency is at most 1"
+        raise GameError(msg, field="targets.hit_frequency", fix="write fractions, e.g. [0.28, 0.34]")
     return Targets(t.rtp, t.rtp_tolerance, sd, hf)
 
 
@@ -356,12 +387,14 @@ def _game_from_dict(data: Mapping[str, Any]) -> Game:
     name = _str(data.get("name"), "name")
     pay_mode = data.get("pay_mode", "lines")
     if pay_mode not in ("lines", "ways"):
-        raise GameError(f"unknown pay mode {pay_mode!r}", field="pay_mode", fix='use "lines" or "ways"')
+        msg = f"unknown pay mode {pay_mode!r}"
+        raise GameError(msg, field="pay_mode", fix='use "lines" or "ways"')
     symbols = _parse_symbols(data)
     reel_sets = _parse_reels(data)
     paylines_raw = _list(data.get("paylines", []), "paylines")
     if len(paylines_raw) > MAX_PAYLINES:
-        raise GameError(f"{len(paylines_raw):,} paylines, more than the {MAX_PAYLINES:,} a game may have",
+        msg = f"{len(paylines_raw):,} paylines, more than the {MAX_PAYLINES:,} a game may have"
+        raise GameError(msg,
                         field="paylines", fix=f"declare at most {MAX_PAYLINES:,} lines")
     paylines = tuple(
         tuple(_int(x, f"paylines[{i}][{r}]", minimum=0, maximum=MAX_ROWS - 1)

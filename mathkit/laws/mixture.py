@@ -41,6 +41,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from statistics import NormalDist
 
+from ..errors import ModelError, UsageError
 from .volatility import BAND_EDGES
 
 __all__ = ["CONFIDENCE", "DEFAULT_ROUNDS", "DEFAULT_SEED", "LABELS", "Band", "Estimate", "MixedLaw", "RoundPart",
@@ -210,7 +211,7 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     missing = [r for r, _ in uncovered if r not in samples]
     if missing:
         msg = f"no sample for the uncovered route(s) {', '.join(missing)}"
-        raise ValueError(msg)
+        raise UsageError(msg)
     k_routes = max(1, len(uncovered))
     conf = 1 - (1 - CONFIDENCE) / k_routes
     zr = NormalDist().inv_cdf(1 - (1 - conf) / 2)
@@ -241,7 +242,7 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
             return e
         if e.value > q:  # the sample contradicts a proven bound: never silent
             msg = f"P(W ≥ {t}) sampled at {e.value:.3g}, above its proven bound {q:.3g}"
-            raise ValueError(msg)
+            raise ModelError(msg)
         note = f"{e.note}; its upper end is the round's proven tail bound, tighter than the sample's"
         return replace(e, low=min(e.low, q), high=q, note=note, bound=e.value == 0)
 
@@ -279,7 +280,7 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
             q = cap_bound[0]
             if pc.value > q:  # the sample contradicts a proven bound: never silent
                 msg = f"P(cap) sampled at {pc.value:.3g}, above its proven bound {q:.3g}"
-                raise ValueError(msg)
+                raise ModelError(msg)
             if pc.value == 0:  # nothing reached it: the bound is the figure (P(cap) ≤ it), as the cap's section shows
                 pc = Estimate(q, 0.0, q, "markov", bound=True,
                               note="a proven tail bound, tighter than the sample: P(cap) ≤ the value shown")

@@ -12,6 +12,7 @@ mass reported) or ``sampled`` (Monte Carlo, with its interval).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -63,6 +64,21 @@ class Figure:
         if isinstance(x, Fraction | int) and method in (None, "exact"):
             return cls(float(x), "exact", Fraction(x))
         return cls(float(x), method or "markov", None)
+
+    @classmethod
+    def odds(cls, p: Fraction | float | int) -> Figure:
+        """Odds "1 in N" of an event of probability ``p``: ``N = 1/p`` (exact when ``p`` is); ``inf`` when ``p`` is 0.
+
+        An event that never happens has no N: the sheet's text says "never", its JSON ``null`` with that reason.
+
+        Examples
+        --------
+        >>> Figure.odds(Fraction(1, 4)), Figure.odds(0).value
+        (Figure(value=4.0, method='exact', exact=Fraction(4, 1), digits=None), inf)
+        """
+        if p == 0:
+            return cls(math.inf, "exact")
+        return cls.of(1 / Fraction(p)) if isinstance(p, Fraction | int) else cls.of(1 / p)
 
     def exact_str(self) -> str | None:
         return None if self.exact is None else f"{self.exact.numerator}/{self.exact.denominator}"

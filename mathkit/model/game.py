@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
-from ..errors import GameError
+from ..errors import GameError, UnknownNameError, UsageError
 
 __all__ = [
     "SCATTER_UNITS",
@@ -256,7 +256,7 @@ class PayEntry:
             return values[0] * coins
         if coin_index is None:
             msg = f"{self.name}: the pay of {best[0]} is one value per coin option; give the coin option's index"
-            raise ValueError(msg)
+            raise UsageError(msg)
         return values[coin_index]
 
     @property
@@ -497,7 +497,7 @@ class Game:
             if s.name == name:
                 return s
         msg = f"unknown symbol {name!r}"
-        raise KeyError(msg)
+        raise UnknownNameError(msg)
 
     @property
     def symbol_names(self) -> tuple[str, ...]:
@@ -537,7 +537,7 @@ class Game:
             if f.name == name:
                 return f
         msg = f"no feature {name!r}"
-        raise KeyError(msg)
+        raise UnknownNameError(msg)
 
     def with_features(self, *features: Feature) -> Game:
         """The same game with ``features`` added, each replacing the feature of the same name if there is one.

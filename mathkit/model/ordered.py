@@ -84,9 +84,11 @@ def check_ordered(game: Game, entry: PayEntry) -> None:
     for r, members in enumerate(entry.reels):
         field = f"{at}[{r}]"
         if not members:
-            raise GameError("no symbol required on this reel", field=field, fix="name a symbol or a mixed group")
+            msg_0 = "no symbol required on this reel"
+            raise GameError(msg_0, field=field, fix="name a symbol or a mixed group")
         if len(set(members)) != len(members):
-            raise GameError("a symbol is listed twice", field=field, fix="list each symbol once")
+            msg_0 = "a symbol is listed twice"
+            raise GameError(msg_0, field=field, fix="list each symbol once")
         for sym in members:
             if sym not in names:
                 msg = f"unknown symbol {sym!r}"

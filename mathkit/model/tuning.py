@@ -101,7 +101,8 @@ def tuning_from_dict(data: Mapping[str, Any]) -> Tuning | None:
     check_keys(spec, KEYS, w)
     vary = spec.get("vary")
     if vary is not None and vary not in VARY:
-        raise GameError(f"unknown vary {vary!r}", field=f"{w}.vary", fix=suggest(str(vary), VARY))
+        msg = f"unknown vary {vary!r}"
+        raise GameError(msg, field=f"{w}.vary", fix=suggest(str(vary), VARY))
     hierarchy = []
     for i, tier in enumerate(array(spec.get("hierarchy", []), f"{w}.hierarchy")):
         at = f"{w}.hierarchy[{i}]"
@@ -148,11 +149,13 @@ def check_tuning(game: Game) -> None:
 
     def sym(name: str, field: str) -> None:
         if name not in symbols:
-            raise GameError(f"unknown symbol {name!r}", field=field, fix=suggest(name, symbols))
+            msg_0 = f"unknown symbol {name!r}"
+            raise GameError(msg_0, field=field, fix=suggest(name, symbols))
 
     for i, name in enumerate(t.reels):
         if name not in sets:
-            raise GameError(f"unknown reel set {name!r}", field=f"tuning.reels[{i}]", fix=suggest(name, sets))
+            msg = f"unknown reel set {name!r}"
+            raise GameError(msg, field=f"tuning.reels[{i}]", fix=suggest(name, sets))
     for key, names in (("fixed", t.fixed or ()), ("no_adjacent", t.no_adjacent)):
         for i, name in enumerate(names):
             sym(name, f"tuning.{key}[{i}]")
@@ -164,7 +167,8 @@ def check_tuning(game: Game) -> None:
             sym(name, f"tuning.{key}.{name}")
     for reels, name, bounds in t.counts:
         if reels not in sets:
-            raise GameError(f"unknown reel set {reels!r}", field=f"tuning.counts.{reels}", fix=suggest(reels, sets))
+            msg = f"unknown reel set {reels!r}"
+            raise GameError(msg, field=f"tuning.counts.{reels}", fix=suggest(reels, sets))
         sym(name, f"tuning.counts.{reels}.{name}")
         n = game.reel_set(reels).n_reels
         if len(bounds) not in (1, n):

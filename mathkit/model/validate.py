@@ -28,34 +28,41 @@ def _names(options: list[str] | tuple[str, ...]) -> str:
 def _check_symbols(game: Game) -> None:
     dup = [n for n, c in Counter(game.symbol_names).items() if c > 1]
     if dup:
-        raise GameError(f"symbol {dup[0]!r} declared twice", field=f"symbols.{dup[0]}",
+        msg = f"symbol {dup[0]!r} declared twice"
+        raise GameError(msg, field=f"symbols.{dup[0]}",
                         fix="give every symbol a unique name")
     regular = tuple(s.name for s in game.symbols if s.kind == "regular")
     for s in game.symbols:
         where = f"symbols.{s.name}"
         if any(ch.isspace() for ch in s.name) or not s.name:
-            raise GameError(f"symbol name {s.name!r} contains white space", field=where,
+            msg = f"symbol name {s.name!r} contains white space"
+            raise GameError(msg, field=where,
                             fix="use names without spaces (strips are written space-separated)")
         if s.multiplier < 1 or (s.multiplier != 1 and s.kind not in ("regular", "wild")):
-            raise GameError(f"a {s.kind} symbol with multiplier {s.multiplier}", field=f"{where}.multiplier",
+            msg = f"a {s.kind} symbol with multiplier {s.multiplier}"
+            raise GameError(msg, field=f"{where}.multiplier",
                             fix="a multiplier (an integer ≥ 1) belongs to a wild or a regular (multiplier) symbol")
         if not s.is_wild:
             continue
         for sub in s.substitutes:
             if sub not in game.symbol_names:
-                raise GameError(f"wild substitutes for unknown symbol {sub!r}",
+                msg = f"wild substitutes for unknown symbol {sub!r}"
+                raise GameError(msg,
                                 field=f"{where}.substitutes", fix=f"use one of: {_names(regular)}")
             if sub not in regular:
                 kind = game.symbol(sub).kind
-                raise GameError(f"a wild cannot substitute for the {kind} symbol {sub!r}",
+                msg = f"a wild cannot substitute for the {kind} symbol {sub!r}"
+                raise GameError(msg,
                                 field=f"{where}.substitutes",
                                 fix=f"substitute only regular symbols: {_names(regular)}")
         for r in s.reels:
             if not 1 <= r <= game.n_reels:
-                raise GameError(f"reel {r} does not exist", field=f"{where}.reels",
+                msg = f"reel {r} does not exist"
+                raise GameError(msg, field=f"{where}.reels",
                                 fix=f"reels are numbered 1 to {game.n_reels}")
         if game.pay_mode == "ways" and s.pays:
-            raise GameError("a wild with pays of its own is not supported in ways games",
+            msg = "a wild with pays of its own is not supported in ways games"
+            raise GameError(msg,
                             field=f"{where}.pays", fix="set pays = false")
 
 
@@ -66,63 +73,78 @@ def _check_reels(game: Game) -> None:
     for rs in game.reel_sets:
         where = f"reels.{rs.name}"
         if seen[rs.name] > 1:
-            raise GameError("reel set declared twice", field=where, fix="give each reel set a unique name")
+            msg = "reel set declared twice"
+            raise GameError(msg, field=where, fix="give each reel set a unique name")
         if rs.n_reels != n_reels:
-            raise GameError(f"{rs.n_reels} reels, but reels.{game.reel_sets[0].name} has {n_reels}",
+            msg = f"{rs.n_reels} reels, but reels.{game.reel_sets[0].name} has {n_reels}"
+            raise GameError(msg,
                             field=f"{where}.strips", fix="give every reel set the same number of reels")
         if len(rs.rows) != rs.n_reels:
-            raise GameError(f"{len(rs.rows)} row counts for {rs.n_reels} reels", field=f"{where}.rows")
+            msg = f"{len(rs.rows)} row counts for {rs.n_reels} reels"
+            raise GameError(msg, field=f"{where}.rows")
         for r, strip in enumerate(rs.strips):
             if not strip:
-                raise GameError("empty strip", field=f"{where}.strips[{r}]")
+                msg = "empty strip"
+                raise GameError(msg, field=f"{where}.strips[{r}]")
             for i, sym in enumerate(strip):
                 field = f"{where}.strips[{r}][{i}]"
                 if sym not in names:
-                    raise GameError(f"unknown symbol {sym!r} on reel {r + 1}, stop {i}", field=field,
+                    msg = f"unknown symbol {sym!r} on reel {r + 1}, stop {i}"
+                    raise GameError(msg, field=field,
                                     fix=f"use a declared symbol: {_names(names)}")
                 s = game.symbol(sym)
                 if s.is_wild and s.reels and (r + 1) not in s.reels:
                     allowed = ", ".join(str(x) for x in s.reels)
-                    raise GameError(f"wild {sym!r} on reel {r + 1}, where it may not appear", field=field,
+                    msg = f"wild {sym!r} on reel {r + 1}, where it may not appear"
+                    raise GameError(msg, field=field,
                                     fix=f"it may appear on reels {allowed}: replace it or change symbols.{sym}.reels")
             if rs.weights is not None:
                 ws = rs.weights[r]
                 if len(ws) != len(strip):
-                    raise GameError(f"{len(ws)} weights for {len(strip)} stops", field=f"{where}.weights[{r}]")
+                    msg = f"{len(ws)} weights for {len(strip)} stops"
+                    raise GameError(msg, field=f"{where}.weights[{r}]")
                 for i, w in enumerate(ws):
                     if w <= 0:
-                        raise GameError(f"weight {w} is not positive", field=f"{where}.weights[{r}][{i}]",
+                        msg = f"weight {w} is not positive"
+                        raise GameError(msg, field=f"{where}.weights[{r}][{i}]",
                                         fix="weights are whole numbers ≥ 1; remove the stop instead of weighting it 0")
     for rs in game.reel_sets:
         if rs.declared_rtp is not None and not 0 < rs.declared_rtp < 2:
-            raise GameError(f"declared RTP {float(rs.declared_rtp)} is not a fraction of the bet",
+            msg = f"declared RTP {float(rs.declared_rtp)} is not a fraction of the bet"
+            raise GameError(msg,
                             field=f"reels.{rs.name}.declared_rtp", fix="write e.g. 0.95 for 95%")
     if game.default_reels not in seen:
-        raise GameError(f"no reel set {game.default_reels!r}", field="default_reels",
+        msg = f"no reel set {game.default_reels!r}"
+        raise GameError(msg, field="default_reels",
                         fix=f"use one of: {_names(list(seen))}")
 
 
 def _check_lines(game: Game) -> None:
     if game.pay_mode == "ways":
         if game.paylines:
-            raise GameError("a ways game has no paylines", field="paylines",
+            msg = "a ways game has no paylines"
+            raise GameError(msg, field="paylines",
                             fix='remove paylines or set pay_mode = "lines"')
         return
     if not game.paylines:
-        raise GameError("a lines game needs paylines", field="paylines",
+        msg = "a lines game needs paylines"
+        raise GameError(msg, field="paylines",
                         fix="add paylines = [[1, 1, 1, 1, 1], ...] (one row per reel, 0 = top)")
     min_rows = [min(rs.rows[r] for rs in game.reel_sets) for r in range(game.n_reels)]
     seen: dict[tuple[int, ...], int] = {}
     for i, line in enumerate(game.paylines):
         if len(line) != game.n_reels:
-            raise GameError(f"{len(line)} rows for {game.n_reels} reels", field=f"paylines[{i}]",
+            msg = f"{len(line)} rows for {game.n_reels} reels"
+            raise GameError(msg, field=f"paylines[{i}]",
                             fix="give one row per reel")
         for r, row in enumerate(line):
             if not 0 <= row < min_rows[r]:
-                raise GameError(f"row {row} is outside reel {r + 1}'s window", field=f"paylines[{i}][{r}]",
+                msg = f"row {row} is outside reel {r + 1}'s window"
+                raise GameError(msg, field=f"paylines[{i}][{r}]",
                                 fix=f"rows are 0 (top) to {min_rows[r] - 1}")
         if line in seen:
-            raise GameError(f"same rows as paylines[{seen[line]}]", field=f"paylines[{i}]",
+            msg = f"same rows as paylines[{seen[line]}]"
+            raise GameError(msg, field=f"paylines[{i}]",
                             fix="remove the duplicate line")
         seen[line] = i
 
@@ -135,65 +157,84 @@ def _check_pays(game: Game) -> None:
         mixed = e.symbols != (e.name,)
         where = ordered_where(e)
         if entry_names[e.name] > 1:
-            raise GameError("pay entry declared twice", field=where, fix="merge the two entries")
+            msg = "pay entry declared twice"
+            raise GameError(msg, field=where, fix="merge the two entries")
         if e.ordered:
             check_ordered(game, e)
             mixed = False  # its symbols are checked per reel; its pays are checked as every entry's
         if mixed and game.pay_mode == "ways":
-            raise GameError("mixed combinations are not supported in ways games", field=where)
+            msg = "mixed combinations are not supported in ways games"
+            raise GameError(msg, field=where)
         if e.flat and game.pay_mode == "ways":
-            raise GameError("flat pays are not supported in ways games", field=f"{where}.flat",
+            msg = "flat pays are not supported in ways games"
+            raise GameError(msg, field=f"{where}.flat",
                             fix="remove flat: a ways pay is multiplied by its ways, multipliers included")
         if mixed and len(set(e.symbols)) != len(e.symbols):
-            raise GameError("a symbol is listed twice", field=f"{where}.symbols")
+            msg = "a symbol is listed twice"
+            raise GameError(msg, field=f"{where}.symbols")
         if mixed and len(e.symbols) < 2:
-            raise GameError("a mixed combination needs at least two symbols", field=f"{where}.symbols",
+            msg = "a mixed combination needs at least two symbols"
+            raise GameError(msg, field=f"{where}.symbols",
                             fix="use paytable.NAME for a single symbol")
         for sym in e.symbols:
             if sym not in names:
-                raise GameError(f"unknown symbol {sym!r}", field=where, fix=f"use one of: {_names(names)}")
+                msg = f"unknown symbol {sym!r}"
+                raise GameError(msg, field=where, fix=f"use one of: {_names(names)}")
             s = game.symbol(sym)
             if s.is_scatter:
-                raise GameError(f"{sym!r} is a scatter: it does not pay on lines", field=where,
+                msg = f"{sym!r} is a scatter: it does not pay on lines"
+                raise GameError(msg, field=where,
                                 fix=f"move its pays to scatter_pays.{sym}")
             if s.is_bonus:
-                raise GameError(f"{sym!r} is a bonus symbol: it never pays on lines", field=where,
+                msg = f"{sym!r} is a bonus symbol: it never pays on lines"
+                raise GameError(msg, field=where,
                                 fix="remove the entry; a feature block gives bonus symbols their value")
             if s.is_wild and not s.pays:
-                raise GameError(f"wild {sym!r} has pays but is declared without pays of its own",
+                msg = f"wild {sym!r} has pays but is declared without pays of its own"
+                raise GameError(msg,
                                 field=where, fix=f"set symbols.{sym}.pays = true or remove the entry")
             if s.is_wild and mixed:
-                raise GameError(f"wild {sym!r} in a mixed combination", field=f"{where}.symbols",
+                msg = f"wild {sym!r} in a mixed combination"
+                raise GameError(msg, field=f"{where}.symbols",
                                 fix="wilds join mixed combinations by substitution; list regular symbols only")
         counts = [k for k, _ in e.pays]
         at = f"{where}.pays" if mixed or e.ordered else where
         if len(set(counts)) != len(counts):
-            raise GameError("a count is listed twice", field=at)
+            msg = "a count is listed twice"
+            raise GameError(msg, field=at)
         for k, values in e.pays:
             if k > game.n_reels:
-                raise GameError(f"{k} of a kind on {game.n_reels} reels", field=f"{at}.{k}",
+                msg = f"{k} of a kind on {game.n_reels} reels"
+                raise GameError(msg, field=f"{at}.{k}",
                                 fix=f"counts go from 1 to {game.n_reels}")
             if len(values) != (n_coins if e.is_per_option(k) else 1):
-                raise GameError(f"{len(values)} per-coin pays for {n_coins} coin options", field=f"{at}.{k}",
+                msg = f"{len(values)} per-coin pays for {n_coins} coin options"
+                raise GameError(msg, field=f"{at}.{k}",
                                 fix="give one pay per coin option in bet.coins, or a single number (paid per coin)")
             if any(v < 0 for v in values):
-                raise GameError("negative pay", field=f"{at}.{k}", fix="pays are whole numbers ≥ 0")
+                msg = "negative pay"
+                raise GameError(msg, field=f"{at}.{k}", fix="pays are whole numbers ≥ 0")
     for s in game.symbols:
         if s.is_wild and s.pays and s.name not in entry_names:
-            raise GameError("wild declared to pay but has no paytable entry", field=f"paytable.{s.name}",
+            msg = "wild declared to pay but has no paytable entry"
+            raise GameError(msg, field=f"paytable.{s.name}",
                             fix=f"add paytable.{s.name} = {{ 5 = ... }} or set pays = false")
     scat = Counter(sp.symbol for sp in game.scatter_pays)
     for sp in game.scatter_pays:
         where = f"scatter_pays.{sp.symbol}"
         if scat[sp.symbol] > 1:
-            raise GameError("declared twice", field=where)
+            msg = "declared twice"
+            raise GameError(msg, field=where)
         if sp.symbol not in names:
-            raise GameError(f"unknown symbol {sp.symbol!r}", field=where, fix=f"use one of: {_names(names)}")
+            msg = f"unknown symbol {sp.symbol!r}"
+            raise GameError(msg, field=where, fix=f"use one of: {_names(names)}")
         if not game.symbol(sp.symbol).is_scatter:
-            raise GameError(f"{sp.symbol!r} is not a scatter", field=where,
+            msg = f"{sp.symbol!r} is not a scatter"
+            raise GameError(msg, field=where,
                             fix=f'set symbols.{sp.symbol}.kind = "scatter" or move its pays to paytable')
         if any(v < 0 for _, v in sp.pays):
-            raise GameError("negative pay", field=where)
+            msg = "negative pay"
+            raise GameError(msg, field=where)
 
 
 def _check_bet(game: Game) -> None:
@@ -201,24 +242,30 @@ def _check_bet(game: Game) -> None:
     if game.pay_mode == "lines":
         n = len(game.paylines)
         if bet.lines > n:
-            raise GameError(f"{bet.lines} lines played but only {n} paylines", field="bet.lines",
+            msg = f"{bet.lines} lines played but only {n} paylines"
+            raise GameError(msg, field="bet.lines",
                             fix=f"play at most {n} lines")
         for i, k in enumerate(bet.line_options):
             if k > n:
-                raise GameError(f"option of {k} lines but only {n} paylines", field=f"bet.line_options[{i}]")
+                msg = f"option of {k} lines but only {n} paylines"
+                raise GameError(msg, field=f"bet.line_options[{i}]")
     if len(set(bet.coins)) != len(bet.coins):
-        raise GameError("a coin option is listed twice", field="bet.coins")
+        msg = "a coin option is listed twice"
+        raise GameError(msg, field="bet.coins")
     if game.scatter_unit == "line_bet" and (bet.total is not None or game.pay_mode != "lines"):
         what = "a ways game" if game.pay_mode != "lines" else "a game with a fixed total bet"
-        raise GameError(f"scatter pays per line bet in {what}", field="scatter_unit",
+        msg = f"scatter pays per line bet in {what}"
+        raise GameError(msg, field="scatter_unit",
                         fix='write scatter_unit = "total_bet": the game has no fixed bet per line')
     if bet.coin_value <= 0:
-        raise GameError("coin value must be positive", field="bet.coin_value")
+        msg = "coin value must be positive"
+        raise GameError(msg, field="bet.coin_value")
 
 
 def _check_features(game: Game) -> None:
     if game.declared_rtp is not None and not 0 < game.declared_rtp < 2:
-        raise GameError(f"declared RTP {float(game.declared_rtp)} is not a fraction of the bet",
+        msg = f"declared RTP {float(game.declared_rtp)} is not a fraction of the bet"
+        raise GameError(msg,
                         field="declared_rtp", fix="write e.g. 0.95 for 95%")
     for f in game.features:
         f.validate(game, game.feature_path(f))

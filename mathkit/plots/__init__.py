@@ -34,6 +34,7 @@ import numpy as np  # noqa: E402
 import plotly.graph_objects as go  # noqa: E402
 import plotly.io as pio  # noqa: E402
 
+from ..errors import UsageError  # noqa: E402
 from ..laws.volatility import exceedance_points  # noqa: E402
 
 if TYPE_CHECKING:
@@ -351,7 +352,7 @@ def sensitivity_heatmap(rows: Sequence[str], cols: Sequence[str], values: Any,
     z = [[float(v) for v in row] for row in values]
     if len(z) != len(rows) or any(len(row) != len(cols) for row in z):
         msg = f"values has shape {len(z)}×{len(z[0]) if z else 0}; expected {len(rows)}×{len(cols)}"
-        raise ValueError(msg)
+        raise UsageError(msg)
     fig = go.Figure(go.Heatmap(z=z, x=list(cols), y=list(rows), colorscale="RdBu", zmid=0,
                                text=[[f"{v:+.3%}" for v in row] for row in z], texttemplate="%{text}",
                                hovertemplate="%{y}, %{x}: %{z:+.5%}<extra></extra>"))
@@ -366,7 +367,7 @@ def _node_positions(n: int, layout: str) -> list[tuple[float, float]]:
         return [(math.cos(math.pi / 2 - 2 * math.pi * i / n), math.sin(math.pi / 2 - 2 * math.pi * i / n))
                 for i in range(n)]
     msg = f"unknown layout {layout!r}; use 'line' or 'circle'"
-    raise ValueError(msg)
+    raise UsageError(msg)
 
 
 def _edge_label(p: Any) -> str:
@@ -411,11 +412,11 @@ def state_diagram(labels: Sequence[str], edges: Sequence[tuple[int | str, int | 
         if isinstance(s, int):
             if not 0 <= s < len(labels):
                 msg = f"state {s} out of range (0..{len(labels) - 1})"
-                raise ValueError(msg)
+                raise UsageError(msg)
             return s
         if s not in index:
             msg = f"unknown state {s!r}; states are {list(labels)}"
-            raise ValueError(msg)
+            raise UsageError(msg)
         return index[s]
 
     pos = _node_positions(len(labels), layout)

@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import ModelError
 from ..exact.base import SpinMaths
@@ -62,7 +62,15 @@ ROUND = "round"
 
 @dataclass(frozen=True)
 class EntryRow:
-    """One pay combination in the PAR table."""
+    """One pay combination in the PAR table.
+
+    ``hits`` counts what pays it over the cycle: (outcome, line) pairs for a line
+    combination, outcomes for a scatter or ways one.  ``probability`` is a
+    probability, per line played for a line combination (``hits / (cycle × lines)``:
+    P(a line pays it), as line-game PAR sheets print it) and per spin for the others
+    (``hits / cycle``); ``per`` says which.  :attr:`hits_per_spin` is ``hits / cycle``:
+    how many times a spin pays it on average, above 1 where many lines pay it.
+    """
 
     component: str
     entry: str
@@ -73,10 +81,20 @@ class EntryRow:
     rtp: Figure
     combination: str = ""
     """A reel-ordered combination's reels in order (``RWB: R7 – W7 – B7``); empty for others (``count × entry``)."""
+    per: Literal["line", "spin"] = "spin"
+    lines: int = 1
+    """The lines the probability is per (the lines played for a line combination; 1 for the others)."""
 
     @property
     def one_in(self) -> float:
+        """1 in N lines (a line combination) or spins (the others): ``1 / probability``."""
         return math.inf if self.probability.value == 0 else 1 / self.probability.value
+
+    @property
+    def hits_per_spin(self) -> Figure:
+        """The combination's hits per spin (``hits / cycle``): not a probability, above 1 when many lines pay it."""
+        p = self.probability
+        return Figure.of(p.exact * self.lines) if p.exact is not None else Figure(p.value * self.lines, p.method)
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -160,6 +178,7 @@ def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
     bet = base.total_bet
     pays = {e.name: e for e in game.line_pays}
     scat = {s.symbol: s for s in game.scatter_pays}
+    n_lines = max(int(base.tables.lines.shape[0]), 1)
     for e in base.components.entries:
         if e.component == "scatter":
             pay = scat[e.entry].pay(e.count) * base.tables.scatter_credits
@@ -168,8 +187,10 @@ def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
             pay = pays[e.entry].pay(e.count, base.coins, game.bet.coins.index(base.coins)
                                     if base.coins in game.bet.coins else None)
             named = pays[e.entry].combination(e.count) if pays[e.entry].ordered else ""
-        rows.append(EntryRow(e.component, e.entry, e.count, pay, e.hits,
-                             Figure.of(Fraction(e.hits, cycle)), Figure.of(Fraction(e.credits, cycle * bet)), named))
+        lines = n_lines if e.component == "lines" else 1
+        rows.append(EntryRow(e.component, e.entry, e.count, pay, e.hits, Figure.of(Fraction(e.hits, cycle * lines)),
+                             Figure.of(Fraction(e.credits, cycle * bet)), named, "line" if lines > 1 else "spin",
+                             lines))
     return tuple(rows)
 
 
@@ -300,13 +321,16 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
 
 
 def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
-                parallel: bool = False, sessions: bool = False, sampler: Sampler | None = None) -> RoundSheet:
+                parallel: bool = False, sessions: bool = False, sampler: Sampler | None = None,
+                deepest: Level = "distribution") -> RoundSheet:
     """The PAR sheet of ``game`` as far as its blocks answer: a :class:`ParSheet`, or a :class:`RoundSheet` of the means.
 
     ``sessions`` asks a :class:`ParSheet` for its sessions section (a sheet of the means has none: a session
     needs the whole play's distribution).  ``sampler`` (:data:`Sampler`) samples what the exact analysis
     leaves out — its uncovered routes, or the whole round of a sheet analysed to the moments — for the
     distribution's figures (:attr:`RoundSheet.mixed`); without it those figures are left out, and say why.
+    ``deepest`` analyses the round no deeper than that level (``"mean"``: the RTP by component and the
+    features' sections only, a second where the whole sheet of Warlords takes twenty).
 
     Examples
     --------
@@ -314,7 +338,8 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     >>> type(build_sheet(load_game("data/games/classic_3reel.toml"))).__name__
     'ParSheet'
     """
-    level = sheet_level(game)
+    levels: tuple[Level, ...] = ("mean", "moments", "distribution")
+    level = min(sheet_level(game), deepest, key=levels.index)
     analysis = None
     if level == "distribution" or (level == "moments" and sampler is not None):
         # with a sampler, a block that gives its moments only is left to it (an uncovered part of the round)

@@ -12,8 +12,10 @@ from ..gamefile.io import write_atomic
 from ..laws.mixture import MixedLaw
 from ..laws.provenance import FeatureSection, Figure
 from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, RANGE_SPINS, ParSheet, RoundSheet, Z
+from .strict import reason
 
-__all__ = ["one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "write_atomic"]
+__all__ = ["NEVER", "PAYTABLE_DEFINITIONS", "one_in", "par_to_csv", "par_to_dict", "par_to_text", "pct", "shown",
+           "write_atomic"]
 
 
 def pct(x: float, digits: int = 4) -> str:
@@ -37,7 +39,23 @@ def one_in(p: float | Fraction) -> str:
     return f"1 in {n:,.2f}" if n < 1000 else f"1 in {n:,.0f}"
 
 
-def _fig(f: Figure) -> dict[str, Any]:
+PAYTABLE_DEFINITIONS = {
+    "hits": "what pays the combination over the cycle: (outcome, line) pairs for a line combination, outcomes for a "
+            "scatter or ways one",
+    "hits_per_spin": "hits / cycle: how many times one spin pays the combination on average (above 1 where many "
+                     "lines pay it; not a probability)",
+    "probability": "per line played for a line combination (hits / (cycle × lines): P(a line pays it)), per spin for "
+                   "the others (hits / cycle); probability_per says which",
+}
+"""What the paytable's columns are (``paytable_definitions`` in the JSON; the text sheet says it in a line)."""
+NEVER = "never: its probability is 0, so there is no N"
+"""Why odds "1 in N" of an event that never happens are ``null`` in the JSON."""
+
+
+def _fig(name: str, f: Figure) -> dict[str, Any]:
+    if not math.isfinite(f.value):  # strict JSON: null, with the reason
+        why = NEVER if "1 in N" in name and f.value > 0 else reason(f.value)
+        return {"value": None, "reason": why, "method": f.method}
     out: dict[str, Any] = {"value": f.value, "method": f.method}
     if f.exact is not None:
         out["exact"] = f.exact_str()
@@ -45,8 +63,27 @@ def _fig(f: Figure) -> dict[str, Any]:
 
 
 def _section(s: FeatureSection) -> dict[str, Any]:
-    return {"name": s.name, "figures": {k: _fig(f) for k, f in s.figures}, "table": [list(r) for r in s.table],
+    return {"name": s.name, "figures": {k: _fig(k, f) for k, f in s.figures}, "table": [list(r) for r in s.table],
             "notes": list(s.notes)}
+
+
+def shown(name: str, f: Figure) -> float | str:
+    """A section figure's value for a sheet: the number, or in words when it has none (``never`` for odds
+    "1 in N" of an event that never happens; :func:`~mathkit.report.strict.reason` otherwise).
+
+    Examples
+    --------
+    >>> shown("trigger frequency (1 in N)", Figure.odds(0)), shown("trigger frequency (1 in N)", Figure.odds(0.5))
+    ('never', 2.0)
+    """
+    if math.isfinite(f.value):
+        return f.value
+    return "never" if "1 in N" in name and f.value > 0 else reason(f.value)
+
+
+def _value(name: str, f: Figure, width: int) -> str:
+    v = shown(name, f)
+    return f"{v:>{width}.6g}" if isinstance(v, float) else f"{v:>{width}}"
 
 
 def par_to_dict(par: RoundSheet) -> dict[str, Any]:
@@ -89,10 +126,11 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         },
         "paytable": [
             {"component": e.component, "entry": e.entry, "count": e.count, "pay": e.pay, "hits": e.hits,
-             "probability": e.probability.value, "rtp": e.rtp.value, "rtp_exact": e.rtp.exact_str(),
-             "combination": e.combination or f"{e.count} × {e.entry}"}
+             "hits_per_spin": e.hits_per_spin.value, "probability": e.probability.value, "probability_per": e.per,
+             "rtp": e.rtp.value, "rtp_exact": e.rtp.exact_str(), "combination": e.combination or f"{e.count} × {e.entry}"}
             for e in par.entries
         ],
+        "paytable_definitions": PAYTABLE_DEFINITIONS,
         "symbol_counts": {rs: {name: list(c) for name, c in rows} for rs, rows in par.symbol_counts.items()},
         "features": [_section(s) for s in par.features],
         "readings": [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in g.readings],
@@ -311,14 +349,16 @@ def _tables_text(par: RoundSheet, w: list[str]) -> None:
     w.append("Paytable")
     named = [e.combination or f"{e.count} × {e.entry}" for e in par.entries]
     cw = max([18, *(len(n) for n in named)])  # reel-ordered combinations read longer
-    w.append(f"  {'component':<9} {'combination':<{cw}} {'pay':>8} {'hits':>14} {'probability':>12} "
-             f"{'1 in':>14} {'RTP':>11}")
+    w.append(f"  {'component':<9} {'combination':<{cw}} {'pay':>8} {'hits':>14} {'hits/spin':>11} "
+             f"{'probability':>12} {'per':<4} {'1 in':>14} {'RTP':>11}")
     for e, name in zip(par.entries, named, strict=True):
         odds = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
-        w.append(f"  {e.component:<9} {name:<{cw}} {e.pay:>8} {e.hits:>14,} "
-                 f"{e.probability.value:>12.6g} {odds:>14} {pct(e.rtp.value, 4):>11}")
+        w.append(f"  {e.component:<9} {name:<{cw}} {e.pay:>8} {e.hits:>14,} {e.hits_per_spin.value:>11.6g} "
+                 f"{e.probability.value:>12.6g} {e.per:<4} {odds:>14} {pct(e.rtp.value, 4):>11}")
     unit = "the line bet (coins per line)" if g.scatter_unit == "line_bet" else "the total bet"
-    w.append("  (pay: credits at this bet before multipliers; line hits count (outcome, line) pairs"
+    w.append("  (pay: credits at this bet before multipliers; line hits count (outcome, line) pairs; hits/spin = "
+             "hits / cycle, not a probability; probability and 1 in N per line played for a line combination, "
+             "per spin for the others"
              + (f"; scatter pays × {unit} = {par.base.tables.scatter_credits} credits)" if g.scatter_pays else ")"))
     flat = [e.name for e in g.line_pays if e.flat]
     mults = [f"{s.name} ×{s.multiplier}" for s in g.symbols if s.is_multiplier]
@@ -328,7 +368,7 @@ def _tables_text(par: RoundSheet, w: list[str]) -> None:
         w.append("")
         w.append(sec.name)
         for k, f in sec.figures:
-            w.append(f"  {k:<36} {f.value:>16.6g}   [{f.method}]")
+            w.append(f"  {k:<36} {_value(k, f, 16)}   [{f.method}]")
         for row in sec.table:
             w.append("  " + " | ".join(row))
         for note in sec.notes:
@@ -390,10 +430,11 @@ def par_to_csv(par: RoundSheet) -> str:
                           f"{row['how']}; seed {row['seed']}; {row['rounds_played']} rounds"])
     if par.sessions is not None:
         for k, f in par.sessions.figures:
-            out.writerow(["sessions", k, f.value, f.exact_str() or "", f.method])
+            out.writerow(["sessions", k, shown(k, f), f.exact_str() or "", f.method])
     out.writerow([])
-    out.writerow(["component", "entry", "count", "pay", "hits", "probability", "rtp", "rtp_exact", "combination"])
+    out.writerow(["component", "entry", "count", "pay", "hits", "hits_per_spin", "probability", "probability_per",
+                  "rtp", "rtp_exact", "combination"])
     for e in par.entries:
-        out.writerow([e.component, e.entry, e.count, e.pay, e.hits, e.probability.value, e.rtp.value,
-                      e.rtp.exact_str(), e.combination or f"{e.count} × {e.entry}"])
+        out.writerow([e.component, e.entry, e.count, e.pay, e.hits, e.hits_per_spin.value, e.probability.value, e.per,
+                      e.rtp.value, e.rtp.exact_str(), e.combination or f"{e.count} × {e.entry}"])
     return buf.getvalue()

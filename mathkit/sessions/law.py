@@ -14,9 +14,7 @@ total bet (``"100x"``): :func:`credits` reads both.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
@@ -25,40 +23,15 @@ from ..chains.ladder import Always, Never, Strategy, UntilTarget
 from ..errors import ModelError
 from ..features.gamble import Gamble, ladder_arrays
 from ..laws.provenance import Method, weakest
+from ..model.amounts import AMOUNT, credits
 from ..model.game import Game
 from ..report.par import ParSheet
 from ..round import analyse
 
-__all__ = ["SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy", "with_strategy"]
+__all__ = ["AMOUNT", "SessionPlay", "credits", "from_par", "gamble_options", "play_law", "strategy", "with_strategy"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-_AMOUNT = re.compile(r"^\s*(\d+(?:\.\d+)?|\d+/\d+)\s*([x×X])?\s*$")
-
-
-def credits(value: int | str, bet: int, what: str) -> int:
-    """``value`` in credits: a whole number of credits, or a multiple of ``bet`` written ``"100x"``.
-
-    Examples
-    --------
-    >>> credits("100x", 25, "--bankroll"), credits("2500", 25, "--bankroll"), credits("12.5x", 2, "--stop-win")
-    (2500, 2500, 25)
-    """
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    m = _AMOUNT.match(str(value))
-    if m is None:
-        msg = f"{what}: {value!r} is neither credits (2500) nor a multiple of the bet (100x)"
-        raise ModelError(msg)
-    amount = Fraction(m.group(1))
-    if m.group(2):
-        amount *= bet
-    if amount.denominator != 1:
-        msg = f"{what}: {value!r} is {float(amount):,.6g} credits at a bet of {bet}: give whole credits"
-        raise ModelError(msg)
-    return int(amount)
-
-
 @dataclass(frozen=True, eq=False)
 class SessionPlay:
     """The law of what one session spin pays (credits), at one bet, under one gamble strategy."""

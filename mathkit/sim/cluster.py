@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
-from ..errors import ModelError
+from ..errors import ModelError, UsageError
 from .kernels import play_block
 from .layout import A_OVERFLOW
 from .rng import generator_state
@@ -259,7 +259,7 @@ def map_chunks(task: Callable[[int, int], T], chunks: Sequence[tuple[int, int]],
             return out
         if workers is not None and workers < 1:
             msg = f"workers must be at least 1, not {workers}"
-            raise ValueError(msg)
+            raise UsageError(msg)
         with contextlib.ExitStack() as stack:
             if client is None:
                 client = stack.enter_context(_client(workers, scheduler))

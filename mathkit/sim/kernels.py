@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import numba as nb
 import numpy as np
 
+from ..errors import UsageError
 from ..spin.evaluate import ways_win
 from . import layout as K
 from .layout import (
@@ -775,6 +776,6 @@ def play_block(n_plays: int, st: UIntArray, kind: int, spec: SimSpec, acc: IntAr
     """
     if acc.shape[0] < spec.n_acc or facc.shape[0] < K.N_FACC:
         msg = f"{spec.name}: the sums need {spec.n_acc} integer slots (SimSpec.new_sums), not {acc.shape[0]}"
-        raise ValueError(msg)
+        raise UsageError(msg)
     kernel = _KERNELS[spec.ways, int(spec.par[K.P_VARIANTS]) == 1]
     kernel(n_plays, st, kind, spec.models, spec.program, spec.ways_tables, spec.par, acc, facc, wins)

@@ -22,6 +22,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import UsageError
 from ..model.game import Game
 from ..spin.tables import pay_tables, reel_arrays
 from .lines import _symbol_trie
@@ -112,7 +113,7 @@ def sample_line_hits(game: Game, spins: int, *, rng: np.random.Generator, reels:
     t = pay_tables(game, lines=lines, coins=coins)
     if t.ways:
         msg = f"{game.name}: a ways game has no lines to count"
-        raise ValueError(msg)
+        raise UsageError(msg)
     ra = reel_arrays(game, reels)
     lens = np.array([len(s) for s in ra.strips], dtype=np.int64)
     strips = np.zeros((ra.n_reels, int(lens.max())), dtype=np.int64)

@@ -33,7 +33,7 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ModelError
+from ..errors import ModelError, UnknownNameError, UsageError
 from ..model.game import Game
 from .cluster import GamblePlan, block_seed, block_wins, map_chunks
 from .results import Estimate, Proportion, _z_for
@@ -186,7 +186,7 @@ class SessionSample:
         for name, x in exact.items():
             if name not in sim:
                 msg = f"no simulated session figure {name!r}: {', '.join(sim)}"
-                raise KeyError(msg)
+                raise UnknownNameError(msg)
             f = sim[name]
             lo, hi = f.interval(each) if isinstance(f, Proportion) else (f.value - z * f.se, f.value + z * f.se)
             out[name] = {"sim": f.value, "exact": float(x), "low": lo, "high": hi, "level": each,
@@ -219,13 +219,13 @@ def simulate_sessions(game: Game, sessions: int, *, bankroll: int, spins: int, s
     """
     if sessions < 1 or spins < 1:
         msg = f"sessions and spins must be at least 1, not {sessions} and {spins}"
-        raise ValueError(msg)
+        raise UsageError(msg)
     if rng is not None and seed is not None:
         msg = "give a seed or a generator, not both"
-        raise ValueError(msg)
+        raise UsageError(msg)
     if len(big_wins) > MAX_BIG_WINS:
         msg = f"at most {MAX_BIG_WINS} big-win multiples, not {len(big_wins)}"
-        raise ValueError(msg)
+        raise UsageError(msg)
     spec = _compiled(game, reels=reels, lines=lines, coins=coins)
     bet = spec.total_bet
     if bankroll < bet or (stop_win is not None and stop_win <= bankroll):

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import UnknownNameError
+
 __all__ = ["TAILS", "Z95", "Z99", "Estimate", "GambleResult", "Proportion", "SimResult"]
 
 Z95 = 1.959963984540054
@@ -166,7 +168,7 @@ class SimResult:
         key = {"lines": "line", "ways": "line", "scatter": "scatter", "cap": "cut"}.get(name, f"component:{name}")
         if name not in self.components or key not in self.sums:
             msg = f"no component {name!r}: {', '.join(self.components)}"
-            raise KeyError(msg)
+            raise UnknownNameError(msg)
         est = self._estimate(self.sums[key], self.sums[f"{key}_sq"])
         return Estimate(-est.value, est.se) if name == "cap" else est
 
@@ -195,7 +197,7 @@ class SimResult:
         """Rounds that play sequence feature ``feature`` (entries per round, for a feature entered at most once)."""
         if feature not in self.features:
             msg = f"no feature {feature!r}: {', '.join(self.features) or 'the game has none'}"
-            raise KeyError(msg)
+            raise UnknownNameError(msg)
         return Proportion(self.sums[f"{feature}:entered"], self.spins)
 
     def mean_length(self, feature: str) -> Estimate:
@@ -299,7 +301,7 @@ class SimResult:
             n = self._denominator(name)
             return z * math.sqrt(p * (1 - p) / n) if n else math.inf
         msg = f"no simulated figure {name!r}: {', '.join(self.figures())}"
-        raise KeyError(msg)
+        raise UnknownNameError(msg)
 
     def checks(self, exact: Mapping[str, float], sd: float | Mapping[str, float] | None = None,
                level: float = 0.99) -> dict[str, dict[str, Any]]:
@@ -312,7 +314,7 @@ class SimResult:
         for name, x in exact.items():
             if name not in sim:
                 msg = f"no simulated figure {name!r}: {', '.join(sim)}"
-                raise KeyError(msg)
+                raise UnknownNameError(msg)
             s = sd.get(name) if isinstance(sd, Mapping) else sd if name == "rtp" else None
             tol = self.tolerance(name, float(x), s, level)
             sigma = tol / _z_for(level)  # σ/√N of the figure

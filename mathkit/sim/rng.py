@@ -23,6 +23,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import types
 from numba.extending import intrinsic
 
+from ..errors import ArgumentTypeError
 from .layout import (
     _M32,
     _ONE,
@@ -55,7 +56,7 @@ def generator_state(bit_generator: np.random.BitGenerator) -> tuple[int, UIntArr
     if s["bit_generator"] == "SFC64":
         return KIND_SFC64, np.concatenate([np.asarray(s["state"]["state"], dtype=np.uint64), half])
     msg = f"the simulator continues PCG64 or SFC64 streams, not {s['bit_generator']}"
-    raise TypeError(msg)
+    raise ArgumentTypeError(msg)
 
 
 @intrinsic

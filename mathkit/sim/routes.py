@@ -40,7 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ModelError, UsageError
 from ..laws.mixture import DEFAULT_ROUNDS, DEFAULT_SEED, RouteSample
 from ..model.game import Game
 from . import layout as K
@@ -121,7 +121,7 @@ def sample_routes(game: Game, routes: Sequence[str], rounds: int = DEFAULT_ROUND
     """
     if rounds < 1:
         msg = f"sample rounds must be at least 1, not {rounds}"
-        raise ValueError(msg)
+        raise UsageError(msg)
     n_literal = LITERAL * rounds if literal_rounds is None else literal_rounds
     spec = _compiled(game, reels=reels, lines=lines, coins=coins)
     out: dict[str, RouteSample] = {}

@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import ModelError, located
+from ..errors import ModelError, UsageError, located
 from ..gamefile.io import load_game
 from ..model.bounds import check_cost
 from ..model.game import Game
@@ -203,12 +203,12 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
     """
     if spins < 1:
         msg = f"spins must be at least 1, not {spins}"
-        raise ValueError(msg)
+        raise UsageError(msg)
     check_cost(f"a simulation of {spins:,} plays", spins=spins, field="spins",
                fix="run several seeds and pool them (each run's per-block sums grow with its plays)")
     if rng is not None and seed is not None:
         msg = "give a seed or a generator, not both"
-        raise ValueError(msg)
+        raise UsageError(msg)
     if rng is None:
         rng = np.random.default_rng(seed)
     root = _root(rng)

@@ -36,6 +36,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import ModelError
+from ..model.fields import suggest
 from ..model.game import Game
 from ..model.validate import validate_game
 from ..round import RoundAnalysis
@@ -297,7 +298,12 @@ def tune(game: Game, targets: TargetSet | Iterable[Target] | Fraction | float | 
     moments = bool(goal.secondary) or candidates > 1
     measured = measure_analysis(space.start, space.play, "moments")
     before = measured[0]
+    components = [k for k, _ in before.components]
     for t in goal.items:
+        name = t.figure.partition(":")[2]
+        if t.figure.startswith("component:") and name not in components:
+            msg = f"{game.name}: no RTP component {name!r} to target"
+            raise ModelError(msg, field="--component", fix=suggest(name, components))
         if before.value(t.figure) is None:
             why = {"feature_frequency": "the game has no feature", "top_award": "the game has no line pays",
                    "hit_frequency": "its base spin is a mixture of spin models (a modifier block)"}

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..errors import ModelError
+from ..errors import ModelError, UnknownNameError
 from ..model.game import Game
 
 __all__ = ["DEFAULT_TOLERANCE", "ONE_IN", "TOLERANCE", "VI_Z", "Target", "TargetSet", "label_of", "parse_band"]
@@ -160,7 +160,8 @@ class TargetSet:
         for t in self.items:
             if t.figure == figure:
                 return t
-        raise KeyError(figure)
+        msg = f"no target for {figure!r}: {', '.join(t.figure for t in self.items)}"
+        raise UnknownNameError(msg)
 
     def get(self, figure: str) -> Target | None:
         return next((t for t in self.items if t.figure == figure), None)

@@ -124,7 +124,8 @@ class ComparePanel(Panel):
             return self.host.game
         if choice == SAVED:
             if self.host.saved_game is None:
-                raise GameError("this game has not been saved yet", field="compare", fix="save it, or pick a file")
+                msg = "this game has not been saved yet"
+                raise GameError(msg, field="compare", fix="save it, or pick a file")
             return self.host.saved_game
         return load_game(Path(self.host.data_dir) / choice.removeprefix("file "))
 

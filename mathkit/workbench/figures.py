@@ -33,6 +33,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .. import plots
+from ..errors import UsageError
 from ..laws.distribution import WinDistribution
 from ..laws.volatility import exceedance_points
 from ..model.game import Game
@@ -196,7 +197,7 @@ class FigureSet:
         if quick is not None:
             if game is None or reels is None:
                 msg = "quick figures need the game and the reel set"
-                raise ValueError(msg)
+                raise UsageError(msg)
             quick_data = self._quick_data(quick, game, reels)
             if quick_data is None:
                 sym = plots.rtp_by_symbol(quick.base)

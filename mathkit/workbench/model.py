@@ -118,12 +118,14 @@ def parse_strip(text: str, field: str = "strip") -> tuple[tuple[str, ...], tuple
     for i, tok in enumerate(text.split()):
         m = _TOKEN.match(tok)
         if m is None or (m.group(2) is not None and int(m.group(2)) < 1):
-            raise GameError(f"cannot read {tok!r}", field=f"{field}[{i}]",
+            msg = f"cannot read {tok!r}"
+            raise GameError(msg, field=f"{field}[{i}]",
                             fix="write a symbol name, or NAME*weight with a whole weight ≥ 1")
         symbols.append(m.group(1))
         weights.append(1 if m.group(2) is None else int(m.group(2)))
     if not symbols:
-        raise GameError("empty strip", field=field, fix="write the strip's symbols separated by spaces")
+        msg = "empty strip"
+        raise GameError(msg, field=field, fix="write the strip's symbols separated by spaces")
     return tuple(symbols), tuple(weights)
 
 
@@ -175,7 +177,8 @@ def with_stops(game: Game, reels: str, reel: int, stops: list[tuple[str, int]]) 
     """
     rs = game.reel_set(reels)
     if not stops:
-        raise GameError("empty strip", field=f"reels.{rs.name}.strips[{reel}]", fix="keep at least one stop")
+        msg = "empty strip"
+        raise GameError(msg, field=f"reels.{rs.name}.strips[{reel}]", fix="keep at least one stop")
     symbols = tuple(s for s, _ in stops)
     weights = tuple(w for _, w in stops)
     strips = tuple(symbols if r == reel else s for r, s in enumerate(rs.strips))
@@ -198,7 +201,8 @@ def with_targets(game: Game, **changes: Any) -> Game:
     t = dataclasses.replace(game.targets, **changes)
     for name, band in (("sd", t.sd), ("hit_frequency", t.hit_frequency)):
         if band is not None and not 0 <= band[0] <= band[1]:
-            raise GameError(f"band [{band[0]}, {band[1]}] is not 0 ≤ low ≤ high", field=f"targets.{name}",
+            msg = f"band [{band[0]}, {band[1]}] is not 0 ≤ low ≤ high"
+            raise GameError(msg, field=f"targets.{name}",
                             fix="give the low end first")
     return _validated(dataclasses.replace(game, targets=t))
 

@@ -107,10 +107,12 @@ def paste_columns(text: str, field: str = "paste") -> list[list[Stop]]:
                 continue
             m = re.fullmatch(r"([^\s*]+)(?:\*(\d+))?", tok)
             if m is None or (m.group(2) is not None and int(m.group(2)) < 1):
-                raise GameError(f"cannot read {tok!r}", field=f"{field} row {i + 1}, column {j + 1}",
+                msg = f"cannot read {tok!r}"
+                raise GameError(msg, field=f"{field} row {i + 1}, column {j + 1}",
                                 fix="one symbol name (or NAME*weight) per cell")
             cols[j].append((m.group(1), 1 if m.group(2) is None else int(m.group(2))))
     cols = [c for c in cols if c]
     if not cols:
-        raise GameError("nothing to paste", field=field, fix="copy one column per reel from the spreadsheet")
+        msg = "nothing to paste"
+        raise GameError(msg, field=field, fix="copy one column per reel from the spreadsheet")
     return cols

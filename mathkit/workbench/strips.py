@@ -223,7 +223,8 @@ class StripPanel(Panel):
         def change(g: Game) -> Game:
             n = g.reel_set(reels).n_reels
             if first + len(cols) > n:
-                raise GameError(f"{len(cols)} columns pasted from reel {first + 1}, but the set has {n} reels",
+                msg = f"{len(cols)} columns pasted from reel {first + 1}, but the set has {n} reels"
+                raise GameError(msg,
                                 field="paste", fix="paste fewer columns or choose an earlier reel")
             for k, stops in enumerate(cols):
                 g = with_stops(g, reels, first + k, stops)

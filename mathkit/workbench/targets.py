@@ -278,5 +278,6 @@ def _reading(change: Any, field: str, fix: str) -> Any:
         try:
             return change(g)  # type: ignore[no-any-return]
         except (ValueError, ZeroDivisionError) as exc:
-            raise GameError(f"cannot read the value ({exc})", field=field, fix=fix) from None
+            msg = f"cannot read the value ({exc})"
+            raise GameError(msg, field=field, fix=fix) from None
     return wrapped

@@ -344,12 +344,29 @@ class GrowingChain:
             raise ModelError(msg)
         reach = float(np.min(bound, axis=0).max())
         n_grid = sfft.next_fast_len(int(max(reach, top) // g) + 2, real=True)
-        if n_grid > min(max_size, MAX_GRID):
-            msg = f"the feature's win distribution needs {n_grid:,} points (more than {max_size:,})"
-            raise ModelError(msg)
+        # The bound rests on E[e^{tW}] from a chain cut at ``size`` games, which can stay finite past the true
+        # radius and so promise too short a grid; a grid too short wraps the tail onto the small wins.  So the
+        # law is checked: a grid whose top quarter holds more than ``tol`` is doubled and solved again.
+        while True:
+            if n_grid > min(max_size, MAX_GRID):
+                msg = f"the feature's win distribution needs {n_grid:,} points (more than {max_size:,})"
+                raise ModelError(msg)
+            out = self._on_grid(laws, entries, g, n_grid, size, where)
+            near_top = (n_grid - n_grid // 4) * g
+            if all(float(law.probs[law.values >= near_top].sum()) <= tol for law in out.values()):
+                return out
+            n_grid = sfft.next_fast_len(2 * n_grid, real=True)
+
+    def _on_grid(self, laws: Mapping[tuple[int, int], PlayLaw | None], entries: Sequence[tuple[int, int]],
+                 g: int, n_grid: int, size: int, where: npt.NDArray[np.int64]) -> dict[tuple[int, int], PlayLaw]:
+        """The laws from each entry by one FFT on ``n_grid`` points of width ``g``."""
+        index = {h: i for i, h in enumerate(self.heights)}
+        grow = np.array([[float(self.g(h, x)) for x in self.heights] for h in self.heights])
+        adds = np.array(self.adds, dtype=np.int64)
         freq = np.zeros((n_grid // 2 + 1, len(self.heights), len(adds)), dtype=np.complex128)
         for (h, a), d in laws.items():
-            assert d is not None
+            if d is None:
+                continue
             grid = np.bincount(d.values // g, weights=d.probs, minlength=n_grid).astype(np.float64)
             freq[:, index[h], list(adds).index(a)] = float(self.games[h].p(a)) * sfft.rfft(grid)
         phi = _cf(freq, adds, grow, size, where)

@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ...errors import ArgumentTypeError, UsageError
 from .kernels import AOT_META, HERE, KERNELS, K, aot_key
 
 __all__ = ["build", "spec_of"]
@@ -45,7 +46,7 @@ def spec_of(t: Any) -> list[Any]:
     if isinstance(t, types.BaseTuple):
         return ["tuple", [spec_of(x) for x in parts]]
     msg = f"no ahead-of-time argument conversion for numba type {t}"
-    raise TypeError(msg)
+    raise ArgumentTypeError(msg)
 
 
 def _signature(name: str) -> Any | None:
@@ -77,7 +78,7 @@ def build(out_dir: Path = HERE, *, verbose: bool = False) -> list[str]:
             cc.export(name, sig)(disp.py_func)
         if not exported:
             msg = "no kernel has been compiled in this process: run them first (mathkit.dev.warmup)"
-            raise RuntimeError(msg)
+            raise UsageError(msg)
         cc.compile()
         suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
         built = Path(tmp) / f"_aot{suffix}"

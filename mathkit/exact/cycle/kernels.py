@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import ArgumentTypeError, UsageError
+
 __all__ = ["AOT_MODULE", "KERNELS", "K", "Kernels", "aot_key", "aot_status", "use"]
 
 HERE = Path(__file__).resolve().parent
@@ -93,7 +95,7 @@ def _converter(spec: Spec) -> Callable[[Any], Any]:
             a = np.asarray(x)
             if a.ndim != ndim or not np.can_cast(a.dtype, dtype, "safe"):
                 msg = f"kernel argument: expected a {ndim}-d {dtype} array, got {a.ndim}-d {a.dtype}"
-                raise TypeError(msg)
+                raise ArgumentTypeError(msg)
             return np.ascontiguousarray(a, dtype=dtype) if contiguous else np.asarray(a, dtype=dtype)
 
         return array
@@ -113,13 +115,13 @@ def _converter(spec: Spec) -> Callable[[Any], Any]:
         def tuple_(x: Any) -> Any:
             if len(x) != len(parts):
                 msg = f"kernel argument: expected a tuple of {len(parts)}, got {len(x)}"
-                raise TypeError(msg)
+                raise ArgumentTypeError(msg)
             values = [c(v) for c, v in zip(parts, x, strict=True)]
             return cls(*values) if kind == "namedtuple" else tuple(values)
 
         return tuple_
     msg = f"unknown kernel argument type {spec!r}"
-    raise TypeError(msg)
+    raise ArgumentTypeError(msg)
 
 
 def _checked(fn: Callable[..., Any], specs: list[Spec]) -> Callable[..., Any]:
@@ -128,7 +130,7 @@ def _checked(fn: Callable[..., Any], specs: list[Spec]) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
         if len(args) != len(converters):
             msg = f"kernel {fn.__name__}: {len(args)} arguments, expected {len(converters)}"
-            raise TypeError(msg)
+            raise ArgumentTypeError(msg)
         return fn(*(c(a) for c, a in zip(converters, args, strict=True)))
 
     call.__name__ = getattr(fn, "__name__", "kernel")
@@ -151,7 +153,7 @@ class Kernels:
     def set_mode(self, mode: str) -> None:
         if mode not in ("auto", "jit", "aot"):
             msg = f"kernel mode {mode!r}: use 'auto', 'jit' or 'aot'"
-            raise ValueError(msg)
+            raise UsageError(msg)
         self._mode = mode
         self._aot, self._looked = None, False  # look for the extension again (it may have been built since)
         for name in list(vars(self)):
@@ -206,7 +208,7 @@ class Kernels:
                 fn = _checked(getattr(ext[0], name), ext[1][name])
             elif self._mode == "aot":
                 msg = f"kernel {name!r}: the ahead-of-time extension is {self._why or 'missing it'}"
-                raise RuntimeError(msg)
+                raise UsageError(msg)
         if fn is None:
             fn = self.jit(name)
         setattr(self, name, fn)
