@@ -29,43 +29,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
-from ..play.vocabulary import (
-    Action,
-    Add,
-    Bits,
-    Cells,
-    CellSum,
-    Const,
-    Count,
-    Force,
-    Grant,
-    Lookup,
-    Max,
-    Min,
-    Or,
-    Pay,
-    Pick,
-    Product,
-    Random,
-    Reg,
-    Repeat,
-    Rows,
-    Sequence,
-    Set,
-    Show,
-    Stacks,
-    Stage,
-    Start,
-    Sum,
-    Tally,
-    Test,
-    Value,
-    Without,
-    children,
-)
+from ..play.vocabulary import Action, Const, Count, Force, Lookup, Reg, Repeat, Sequence, Stage, Start, Test, Value, children
 from . import layout as K
 from .layout import IntArray
 from .models import ModelKey
+from .words import ACTIONS, CODE, VALUES
+from .words import OPS as WORDS
+from .words.actions import TALLY
+from .words.base import Op, StaticCounts
+from .words.control import END, GOTO, JF, JFR, JTR, STAGE, SWITCH
+from .words.spin import FORCE, LABEL, NEST, OPT, PAYSPIN, PAYSPINK, REBASE, SPIN, SPINT
 
 __all__ = ["PROGRAM", "Builder", "compare", "static_value"]
 
@@ -92,22 +65,15 @@ def static_value(v: Value, counts: dict[tuple[int, ...], npt.NDArray[np.int64]],
     """A value that reads only symbol counts, for every observation code at once (``counts[symbol ids]``: the
     count of each code); a trigger must be such a value, so the driver looks it up instead of computing it."""
     n = len(next(iter(counts.values()))) if counts else 1
+    static = StaticCounts(counts, sid, n)
 
     def rec(x: Value) -> npt.NDArray[np.int64]:
-        if isinstance(x, Const):
-            return np.full(n, x.value, dtype=np.int64)
-        if isinstance(x, Count):
-            return counts[tuple(sorted({sid[s] for s in x.symbols}))]
-        if isinstance(x, Lookup):
-            table = np.array(x.table, dtype=np.int64)
-            return table[np.clip(rec(x.of), 0, len(table) - 1)]
-        if isinstance(x, Sum):
-            return sum((rec(t) for t in x.terms), np.zeros(n, dtype=np.int64))
-        if isinstance(x, Min | Max):
-            f = np.minimum if isinstance(x, Min) else np.maximum
-            return f(rec(x.a), rec(x.b))
-        msg = f"{where}: a trigger reads only symbol counts (Const, Count, Lookup, Sum, Min, Max), not {x!r}"
-        raise ModelError(msg)
+        word = VALUES.get(type(x))
+        if word is None or word.static is None:
+            msg = f"{where}: a trigger reads only symbol counts (Const, Count, Lookup, Sum, Min, Max), not {x!r}"
+            raise ModelError(msg)
+        out: npt.NDArray[np.int64] = word.static(x, rec, static)
+        return out
 
     return rec(v)
 
@@ -218,8 +184,8 @@ class Builder:
         return self.models.index(key)
 
     # --- instructions -----------------------------------------------------------------
-    def emit(self, op: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0, e: int = 0) -> None:
-        self.code.append([op, a, b, c, d, e])
+    def emit(self, op: Op, a: int = 0, b: int = 0, c: int = 0, d: int = 0, e: int = 0) -> None:
+        self.code.append([CODE[op.name], a, b, c, d, e])
 
     def label(self) -> int:
         """A new jump target (fixed by :meth:`mark`); jumps to it are written ``-1 - label`` until :meth:`finish`."""
@@ -229,7 +195,7 @@ class Builder:
     def mark(self, label: int) -> None:
         self.labels[-1 - label] = len(self.code)
 
-    def _law(self, values: tuple[int, ...], weights: tuple[int, ...], where: str) -> int:
+    def law(self, values: tuple[int, ...], weights: tuple[int, ...], where: str) -> int:
         if len(values) != len(weights) or not values or min(weights) < 0 or not 0 < sum(weights) < 1 << 32:
             msg = f"{where}: a law needs as many values as weights, weights ≥ 0 with a total in (0, 2**32)"
             raise ModelError(msg)
@@ -238,108 +204,43 @@ class Builder:
         return off
 
     def value(self, v: Value, scope: str, where: str) -> int:
-        """Emit the ops of value ``v`` read in feature ``scope``; returns its slot of ``vals``."""
-        if isinstance(v, Const | Reg | Count | Cells):
-            out = self._new()
-            if isinstance(v, Const):
-                self.emit(K.V_CONST, out, v.value)
-            elif isinstance(v, Reg):
-                self.emit(K.V_REG, out, self.reg(scope, v.feature, v.name, where))
-            elif isinstance(v, Count):
-                self.emit(K.V_DIGIT, out, self.digit(self.symbols(v.symbols, where)))  # completed by finish()
-            else:
-                ids = self.symbols(v.symbols, where)
-                if ids not in self.symsets:
-                    self.symsets.append(ids)
-                self.cells = True
-                self.emit(K.V_CELLS, out, self.symsets.index(ids))
-            return out
-        if isinstance(v, Bits):
-            a = self.value(v.of, scope, where)
-            out = self._new()
-            self.emit(K.V_BITS, out, a)
-            return out
-        if isinstance(v, Lookup):
-            if not v.table:
-                msg = f"{where}: an empty look-up table"
-                raise ModelError(msg)
-            if isinstance(v.of, Count):  # fused: a table keyed by a count (completed by finish())
-                off = len(self.tab)
-                self.tab += list(v.table)
-                out = self._new()
-                self.emit(K.V_LOOKCOUNT, out, self.digit(self.symbols(v.of.symbols, where)), 0, off, len(v.table))
-                return out
-            a = self.value(v.of, scope, where)
-            off = len(self.tab)
-            self.tab += list(v.table)
-            out = self._new()
-            self.emit(K.V_LOOKUP, out, a, off, len(v.table))
-            return out
-        if isinstance(v, Random):
-            by_reg = isinstance(v.key, Reg)  # fused: a law keyed by a register
-            if isinstance(v.key, Reg):
-                a = self.reg(scope, v.key.feature, v.key.name, where)
-            else:
-                a = -1 if v.key is None else self.value(v.key, scope, where)
-            if not v.laws:
-                msg = f"{where}: a random value needs a law"
-                raise ModelError(msg)
-            laws = [self._law(law.values, law.weights, where) for law in v.laws]
-            off = len(self.tab)
-            self.tab += laws
-            out = self._new()
-            self.emit(K.V_RANDOM, out, a, off, len(laws), int(by_reg))
-            return out
-        if isinstance(v, Pick):
-            a = self.value(v.cells, scope, where)
-            b = self.value(v.count, scope, where)
-            out = self._new()
-            self.emit(K.V_PICK, out, a, b)
-            return out
-        if isinstance(v, Sum):
-            acc = self.value(v.terms[0], scope, where) if v.terms else self.value(Const(0), scope, where)
-            for t in v.terms[1:]:
-                b = self.value(t, scope, where)
-                out = self._new()
-                self.emit(K.V_SUM, out, acc, b)
-                acc = out
-            return acc
-        if isinstance(v, Min | Max | Without | Product):
-            a = self.value(v.a, scope, where)
-            b = self.value(v.b, scope, where)
-            out = self._new()
-            self.emit({Min: K.V_MIN, Max: K.V_MAX, Without: K.V_WITHOUT, Product: K.V_PRODUCT}[type(v)], out, a, b)
-            return out
-        if isinstance(v, Rows | CellSum | Stacks):
-            return self._window_value(v, scope, where)
-        msg = f"{where}: the simulator has no value {type(v).__name__}"
-        raise ModelError(msg)
+        """Emit the ops of value ``v`` read in feature ``scope`` (through its word); returns its slot of ``vals``."""
+        word = VALUES.get(type(v))
+        if word is None:
+            msg = f"{where}: the simulator has no value {type(v).__name__}"
+            raise ModelError(msg)
+        slot: int = word.compile(self, v, scope, where)
+        return slot
 
-    def _window_value(self, v: Rows | CellSum | Stacks, scope: str, where: str) -> int:
-        """A value read on the whole current window: its rows, a sum of cell values, the stacks' chain values."""
-        if isinstance(v, Rows):  # the model's, not the window's
-            out = self._new()
-            self.emit(K.V_ROWS, out)
-            return out
-        self.window = True
-        if isinstance(v, CellSum):
-            table = [0] * len(self.names)
-            for name, x in v.values:
-                table[self.symbols((name,), where)[0]] += x
-            off = len(self.tab)
-            self.tab += table
-            out = self._new()
-            self.emit(K.V_CELLSUM, out, off)
-            return out
-        step = self.value(v.step, scope, where)
-        sets = []
-        for ids in (self.symbols(v.symbols, where), self.symbols(v.skipped, where) if v.skipped else ()):
-            if ids not in self.symsets:
-                self.symsets.append(ids)
-            sets.append(self.symsets.index(ids))
+    def op(self, op: Op, *fields: int) -> int:
+        """Emit value instruction ``op`` writing a new slot of ``vals`` (its field ``a``); returns the slot."""
         out = self._new()
-        self.emit(K.V_STACKS, out, sets[0], sets[1], int(v.restart), step)
+        self.emit(op, out, *fields)
         return out
+
+    def table(self, values: list[int] | tuple[int, ...]) -> int:
+        """Append ``values`` to the program's table ``tab``; returns where they start."""
+        off = len(self.tab)
+        self.tab += list(values)
+        return off
+
+    def symset(self, ids: tuple[int, ...]) -> int:
+        """The index of symbol set ``ids`` (a row of ``symset``)."""
+        if ids not in self.symsets:
+            self.symsets.append(ids)
+        return self.symsets.index(ids)
+
+    def hidden(self, scope: str, kind: str) -> int:
+        """A new register of feature ``scope`` no table names (a :class:`Repeat`'s count)."""
+        self.n_repeat += 1
+        key = (scope, f"#{kind}{self.n_repeat}")
+        self.regs[key] = len(self.regs)
+        return self.regs[key]
+
+    @staticmethod
+    def cmp(op: str) -> int:
+        """The driver's code of comparison ``op`` (``"=="`` … ``">="``)."""
+        return OPS[op]
 
     def _digits_of(self, v: Value, where: str) -> None:
         if isinstance(v, Count):
@@ -355,10 +256,10 @@ class Builder:
         """Jump to ``fail`` unless every test holds."""
         for t in tests:
             if isinstance(t.value, Reg):  # fused: a test of a register
-                self.emit(K.C_JFR, self.reg(scope, t.value.feature, t.value.name, where), OPS[t.op], t.constant, fail)
+                self.emit(JFR, self.reg(scope, t.value.feature, t.value.name, where), OPS[t.op], t.constant, fail)
                 continue
             x = self.value(t.value, scope, where)
-            self.emit(K.C_JF, x, OPS[t.op], t.constant, fail)
+            self.emit(JF, x, OPS[t.op], t.constant, fail)
 
     def actions(self, actions: tuple[Action, ...], scope: str, where: str) -> None:
         for i, a in enumerate(actions):
@@ -366,54 +267,13 @@ class Builder:
             skip = self.label()
             self.guard(a.when, scope, skip, at)
             tally = self.slot(f"{scope}:{a.tally}") if a.tally is not None else -1
-            if isinstance(a, Set | Add) and isinstance(a.value, Const):  # fused: a constant
-                reg = self.reg(scope, a.feature, a.register, at)
-                self.emit(K.S_SETI if isinstance(a, Set) else K.S_ADDI, reg, a.value.value)
-            elif isinstance(a, Set | Add | Or):
-                op = {Set: K.S_SET, Add: K.S_ADD, Or: K.S_OR}[type(a)]
-                reg = self.reg(scope, a.feature, a.register, at)
-                self.emit(op, reg, self.value(a.value, scope, at))
-            elif isinstance(a, Grant):
-                x = self.value(a.value, scope, at)
-                self.emit(K.S_GRANT, self.reg(scope, None, a.register, at), x, self.reg(scope, None, a.total, at),
-                          -1 if a.limit is None else a.limit, tally)
-                tally = -1  # counted only when it grants
-            elif isinstance(a, Pay):
-                name = self.features[self.current][1] if self.current >= 0 else scope
-                part = self.part(name if a.label is None else f"{name}: {a.label}")
-                self.emit(K.S_PAY, self.value(a.value, scope, at), self.total_bet if a.unit == "bet" else 1, part)
-            elif isinstance(a, Repeat):  # a hidden register counts down
-                self.n_repeat += 1
-                key = (scope, f"#repeat{self.n_repeat}")
-                self.regs[key] = len(self.regs)
-                reg = self.regs[key]
-                self.emit(K.S_SET, reg, self.value(a.times, scope, at))
-                top, end = self.label(), self.label()
-                self.mark(top)
-                self.emit(K.C_JFR, reg, K.T_GT, 0, end)
-                self.actions(a.actions, scope, f"{at}.actions")
-                self.emit(K.S_ADDI, reg, -1)
-                self.emit(K.C_GOTO, top)
-                self.mark(end)
-            elif isinstance(a, Start):
-                if a.feature not in self.findex:
-                    msg = f"{at}: no sequence feature {a.feature!r} to start"
-                    raise ModelError(msg)
-                if a.feature in self.starting:
-                    msg = f"{at}: feature {a.feature!r} starts itself"
-                    raise ModelError(msg)
-                self.starting.add(a.feature)  # its entry, compiled here: it runs now, in the current window
-                self.actions(self.features[self.findex[a.feature]][2].entry, a.feature, f"{at} (entry of {a.feature!r})")
-                self.starting.discard(a.feature)
-                self.emit(K.S_START, self.findex[a.feature])
-            elif isinstance(a, Show):
-                self.forces((Force(a.cells, a.symbol),), scope, at)
-                self.emit(K.X_SHOW)
-            elif not isinstance(a, Tally):
+            word = ACTIONS.get(type(a))
+            if word is None:
                 msg = f"{at}: the simulator has no action {type(a).__name__}"
                 raise ModelError(msg)
+            tally = word.compile(self, a, scope, at, tally)
             if tally >= 0:
-                self.emit(K.S_TALLY, tally, int(isinstance(a, Tally) and a.base_spin_only))
+                self.emit(TALLY, tally, 0)
             self.mark(skip)
 
     def forces(self, forced: tuple[Force, ...], scope: str, where: str) -> None:
@@ -424,7 +284,7 @@ class Builder:
             sym = self.symbols((f.symbol,), f"{where}.forced[{i}]")[0]
             self.forced.add(sym)
             self.cells = True
-            self.emit(K.X_FORCE, self.value(f.cells, scope, f"{where}.forced[{i}]"), sym)
+            self.emit(FORCE, self.value(f.cells, scope, f"{where}.forced[{i}]"), sym)
 
     def _spins(self, st: Stage, scope: str, where: str) -> list[int]:
         """The stage's spin (a chain of options on the pick); returns each option's model."""
@@ -441,17 +301,17 @@ class Builder:
             off = len(self.tab)
             self.tab += [0] * n
             self.switches.append((off, starts))
-            self.emit(K.C_SWITCH, pick, off, n)
+            self.emit(SWITCH, pick, off, n)
         for i, s in enumerate(st.spins):
             self.mark(starts[i])
             self.forces(s.forced, scope, f"{where}.spins[{i}]")
-            self.emit(K.X_SPIN, ks[i], i)
+            self.emit(SPIN, ks[i], i)
             if s.as_base:
                 if self.current not in self.nesting:
                     self.nesting.append(self.current)
-                self.emit(K.X_NEST, self.current)
+                self.emit(NEST, self.current)
             if i < n - 1:
-                self.emit(K.C_GOTO, done)
+                self.emit(GOTO, done)
         self.mark(done)
         return ks
 
@@ -471,11 +331,11 @@ class Builder:
             options = list(range(n))
         off = len(self.tab)
         self.tab += [ks[i] for i in options] + options
-        self.emit(K.X_SPINT, src, off, len(options), by_reg)
+        self.emit(SPINT, src, off, len(options), by_reg)
         if st.spins[0].as_base:
             if self.current not in self.nesting:
                 self.nesting.append(self.current)
-            self.emit(K.X_NEST, self.current)
+            self.emit(NEST, self.current)
 
     def _pay(self, st: Stage, scope: str, where: str) -> None:
         """The spin's pay with the chosen option's multipliers (read after the actions)."""
@@ -486,26 +346,26 @@ class Builder:
         if len(alike) == 1 and isinstance(lm0, Const) and isinstance(sm0, Const):  # every option pays alike
             line_c = self.comp(f"{own}: {self.line_name}" if base0 else own)
             scat_c = self.comp(f"{own}: scatter") if base0 and self.scatters else line_c
-            self.emit(K.X_PAYSPINK, lm0.value, sm0.value, line_c, scat_c)
+            self.emit(PAYSPINK, lm0.value, sm0.value, line_c, scat_c)
             return
         opt = self._new()
         if n > 1:
-            self.emit(K.V_OPT, opt)
+            self.emit(OPT, opt)
         done = self.label()
         for i, s in enumerate(st.spins):
             nxt = self.label()
             if i < n - 1:
-                self.emit(K.C_JF, opt, K.T_EQ, i, nxt)
+                self.emit(JF, opt, K.T_EQ, i, nxt)
             line_c = self.comp(f"{own}: {self.line_name}" if s.as_base else own)
             scat_c = self.comp(f"{own}: scatter") if s.as_base and self.scatters else line_c
             if isinstance(s.line_multiplier, Const) and isinstance(s.scatter_multiplier, Const):  # fused
-                self.emit(K.X_PAYSPINK, s.line_multiplier.value, s.scatter_multiplier.value, line_c, scat_c)
+                self.emit(PAYSPINK, s.line_multiplier.value, s.scatter_multiplier.value, line_c, scat_c)
             else:
                 lm = self.value(s.line_multiplier, scope, f"{where}.spins[{i}].line_multiplier")
                 sm = self.value(s.scatter_multiplier, scope, f"{where}.spins[{i}].scatter_multiplier")
-                self.emit(K.X_PAYSPIN, lm, sm, line_c, scat_c)
+                self.emit(PAYSPIN, lm, sm, line_c, scat_c)
             if i < n - 1:
-                self.emit(K.C_GOTO, done)
+                self.emit(GOTO, done)
             self.mark(nxt)
         self.mark(done)
 
@@ -525,12 +385,12 @@ class Builder:
             raise ModelError(msg)
         entry_pc = len(self.code)
         self.actions(seq.entry, name, f"{where}.entry")
-        self.emit(K.C_END)
+        self.emit(END)
         first_pc = len(self.code)
         for st in seq.stages:
             at = f"{where} stage {st.name!r}"
             self.mark(labels[st.name])
-            self.emit(K.C_STAGE)
+            self.emit(STAGE)
             if st.spins:
                 self._spins(st, name, at)
             elif st.pick is not None:
@@ -547,18 +407,18 @@ class Builder:
                     t = g.when[0]
                     assert isinstance(t.value, Reg)
                     reg = self.reg(name, t.value.feature, t.value.name, f"{at}.then")
-                    self.emit(K.C_JTR, reg, OPS[t.op], t.constant, labels[g.stage])
+                    self.emit(JTR, reg, OPS[t.op], t.constant, labels[g.stage])
                     continue
                 nxt = self.label()
                 self.guard(g.when, name, nxt, f"{at}.then")
                 if g.stage is None:
-                    self.emit(K.C_END)
+                    self.emit(END)
                 else:
-                    self.emit(K.C_GOTO, labels[g.stage])
+                    self.emit(GOTO, labels[g.stage])
                 self.mark(nxt)
-            self.emit(K.C_END)
+            self.emit(END)
         if not seq.stages:  # played by its entry alone
-            self.emit(K.C_END)
+            self.emit(END)
         if name in self.instant:  # a modifier of every spin: never queued, entered or counted
             self.feat.append([entry_pc, first_pc, -1, -1, -1, 1])
             return
@@ -572,10 +432,10 @@ class Builder:
         if forced or label:
             pc = len(self.code)
             self.forces(forced, "", where)
-            self.emit(K.X_REBASE, k)
+            self.emit(REBASE, k)
             if label:
-                self.emit(K.X_LABEL, *(self.slot(f"component:{label}: {c}", 3) for c in ("lines", "scatter")))
-            self.emit(K.C_END)
+                self.emit(LABEL, *(self.slot(f"component:{label}: {c}", 3) for c in ("lines", "scatter")))
+            self.emit(END)
         self.var.append([k, pc])
 
     # --- packing ----------------------------------------------------------------------
@@ -588,11 +448,12 @@ class Builder:
         radix = np.cumprod([1, *bases[:-1]]).tolist() if bases else []
         code = [list(row) for row in self.code]
         for row in code:
-            if row[0] in (K.V_DIGIT, K.V_LOOKCOUNT):
+            op = WORDS[row[0]]
+            if op.digit:  # a digit of the observation code: its radix and base
                 d = row[2]
                 row[2], row[3] = int(radix[d]), int(bases[d])
-            if row[0] in (K.C_JF, K.C_JFR, K.C_GOTO, K.C_JTR):
-                at = 1 if row[0] == K.C_GOTO else 4
+            if op.jump:  # a jump to a label: its instruction
+                at = op.jump
                 if row[at] < 0:
                     row[at] = self.labels[-1 - row[at]]
         for off, targets in self.switches:
