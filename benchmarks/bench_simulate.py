@@ -54,8 +54,11 @@ REFERENCE = "4bfd55f"  # the last simulator before the feature blocks (as in ben
 # simulate() end to end, timed in a fresh process in either tree: best CPU and wall of a few runs
 _RATE = r"""
 import json, sys, time
-from mathkit.gamefile.io import load_game
-from mathkit.sim import simulate
+from mathkit import load_game  # the public face: the same name in the reference tree (before the house move)
+try:
+    from mathkit.sim import simulate
+except ImportError:  # the reference tree kept it in mathkit/simulate.py
+    from mathkit.simulate import simulate
 spins = int(sys.argv[1])
 out = {}
 for name in sys.argv[2:]:
