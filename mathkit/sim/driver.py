@@ -11,7 +11,7 @@ first simulation does (:mod:`mathkit.sim.kernels` imports it).
 Examples
 --------
 >>> text = source()
->>> "elif op == 1:  # V_REG" in text and "# @dispatch" not in text
+>>> "elif op == 1:  # V_REG" in text and all(line.strip() != "# @dispatch" for line in text.splitlines())
 True
 """
 
