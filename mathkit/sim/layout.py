@@ -1,5 +1,5 @@
-"""What the compiled game and the driver share: array types, accumulator slots, parameters, and the codes of
-the compiled vocabulary (value nodes, actions, tests) of :mod:`mathkit.play.vocabulary`."""
+"""What the compiled game and the driver share: array types, accumulator slots, parameters and the test
+comparisons; the instructions' codes are the words' (:mod:`mathkit.sim.words`)."""
 
 from __future__ import annotations
 
@@ -68,53 +68,8 @@ PENDING = 1024
 TRIGGER_BITS = 16
 """Sequence features a base spin's observation code can start (bits of the trigger mask)."""
 
-# the driver's instructions: ``code[pc] = op, a, b, c, d, e``.  Value ops write ``vals[a]``; a test jumps
-# to ``d`` unless ``vals[a] <cmp b> c``; see mathkit.sim.program for what each op's fields hold.
-V_CONST = 0  # vals[a] = b
-V_REG = 1  # vals[a] = R[b]
-V_DIGIT = 2  # vals[a] = (code // b) % c
-V_CELLS = 3  # vals[a] = mask of the cells showing symbol set b
-V_BITS = 4  # vals[a] = popcount(vals[b])
-V_LOOKUP = 5  # vals[a] = tab[c + clamp(vals[b], d)]
-V_RANDOM = 6  # vals[a] = a draw from the law at tab[tab[c + clamp(vals[b] (e: R[b]), d)]] (b < 0: the first)
-V_SUM = 7  # vals[a] = vals[b] + vals[c]
-V_MIN = 8
-V_MAX = 9
-V_WITHOUT = 10  # vals[a] = vals[b] & ~vals[c]
-V_OPT = 11  # vals[a] = the option the stage's spin played
-C_JF = 12  # unless vals[a] <b> c: pc = d
-C_STAGE = 13  # a stage starts: the round stops at the cap (and after MAX_STEPS stages)
-C_GOTO = 14  # pc = a
-C_END = 15  # the program is over (entry, variant or feature)
-S_SET = 16  # R[a] = vals[b]
-S_ADD = 17
-S_OR = 18
-S_GRANT = 19  # more = min(vals[b], d - R[c]) (d < 0: vals[b]); more > 0: R[a] += more, R[c] += more, acc[e] += 1
-S_PAY = 20  # the feature's win += vals[a] × b
-S_START = 21  # queue feature a
-S_TALLY = 22  # acc[a] += 1 (b: only in the round's base spin, not in a spin played as the base game)
-X_FORCE = 23  # the next spin shows symbol b on the cells of mask vals[a]
-X_SPIN = 24  # spin model a (option b): stops from the feature stream, forced cells, the window observed
-X_PAYSPIN = 25  # the feature's win += line × vals[a] + scatter × vals[b]
-X_REBASE = 26  # the base spin's window again, with the forced cells
-X_LABEL = 27  # the base spin's line and scatter wins to the components at acc[a], acc[b]
-# fused instructions for the commonest patterns (fewer dispatches per feature spin)
-C_JFR = 28  # unless R[a] <b> c: pc = d
-S_ADDI = 29  # R[a] += b
-S_SETI = 30  # R[a] = b
-V_LOOKCOUNT = 31  # vals[a] = tab[d + clamp((code // b) % c, e)]: a table keyed by a count
-X_PAYSPINK = 32  # the feature's win += line × a + scatter × b (constant multipliers)
-# observations of the whole window and spins played as the base game (Prince of Riches' cash stacks ...)
-V_PRODUCT = 33  # vals[a] = vals[b] × vals[c]
-V_ROWS = 34  # vals[a] = the current window's rows (first reel)
-V_CELLSUM = 35  # vals[a] = Σ over the window's cells of tab[b + symbol]
-V_STACKS = 36  # vals[a] = Σ of the chain values of the stacks of symbol set b (set c skipped, d: restart), step vals[e]
-X_NEST = 37  # the spin of feature a is played as the base game: the entries of the other features it starts
-C_SWITCH = 38  # pc = tab[b + clamp(vals[a], c)]: the option a stage's pick chooses
-X_SPINT = 39  # X_SPIN of model tab[b + j], option tab[b + c + j], j = clamp(vals[a] (d: R[a]), c)
-C_JTR = 40  # if R[a] <b> c: pc = d (a stage's exit on a register)
-V_PICK = 41  # vals[a] = vals[c] distinct cells of the mask vals[b], drawn from the feature stream
-X_SHOW = 42  # the current window shows the forced cells (no spin, no pay): observed again
+# the driver's instructions: ``code[pc] = op, a, b, c, d, e`` (N_CODE fields); each op is declared once, with its
+# code, in its word (mathkit.sim.words: OPS, CODE), from which the driver's dispatch is generated.
 N_CODE = 6
 # test comparisons
 T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE = range(6)
