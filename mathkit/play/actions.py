@@ -17,7 +17,7 @@ from typing import Literal
 
 from .values import Value
 
-__all__ = ["Action", "Add", "Cmp", "Grant", "Or", "Pay", "Repeat", "Set", "Show", "Start", "Tally", "Test"]
+__all__ = ["Action", "Add", "Cmp", "Grant", "Or", "Pay", "Repeat", "Set", "Show", "Start", "Tally", "Test", "ToRegister"]
 
 Cmp = Literal["==", "!=", "<", "<=", ">", ">="]
 
@@ -41,30 +41,28 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Set(Action):
+class ToRegister(Action):
+    """What :class:`Set`, :class:`Add` and :class:`Or` share: ``value`` written into ``register`` (of
+    ``feature``, or the playing one's)."""
+
+    register: str
+    value: Value
+    feature: str | None = None
+
+
+@dataclass(frozen=True)
+class Set(ToRegister):
     """``register = value``."""
 
-    register: str
-    value: Value
-    feature: str | None = None
-
 
 @dataclass(frozen=True)
-class Add(Action):
+class Add(ToRegister):
     """``register += value``."""
 
-    register: str
-    value: Value
-    feature: str | None = None
-
 
 @dataclass(frozen=True)
-class Or(Action):
+class Or(ToRegister):
     """``register |= value`` (cells held or made sticky)."""
-
-    register: str
-    value: Value
-    feature: str | None = None
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,12 @@
 
 :func:`source` writes the module's text: the frame's line ``# @dispatch`` becomes ``if op == 0: …
 elif op == 1: …``, each branch the snippet of the instruction of that code (:data:`~mathkit.sim.words.CODE`),
-and its relative imports absolute.  :func:`load` writes it to ``driver_<hash>.py`` (the hash of the text and
-of the sources the compiled code inlines), in numba's cache directory, and imports it: numba keys its cache
-by that file, so a changed word, frame or helper is a new file and compiles again, while the same sources
-load the cached machine code.  The warm-up (:mod:`mathkit.dev.warmup`) runs it first; without a warm-up the
-first simulation does (:mod:`mathkit.sim.kernels` imports it).
+the line walk written once in the frame (``# @walk(win, row) {`` … ``# @walk }``) is pasted again where a
+``pass  # @walk(win, row)`` line asks for it, under that site's names, and the relative imports are absolute.
+:func:`load` writes it to ``driver_<hash>.py`` (the hash of the text and of the sources the compiled code
+inlines), in numba's cache directory, and imports it: numba keys its cache by that file, so a changed word,
+frame or helper is a new file and compiles again, while the same sources load the cached machine code.
+The warm-up (:mod:`mathkit.dev.warmup`) runs it first; without a warm-up the first simulation does (:mod:`mathkit.sim.kernels` imports it).
 
 Examples
 --------
@@ -34,6 +35,10 @@ __all__ = ["load", "source"]
 HERE = Path(__file__).resolve().parent
 FRAME = HERE / "frame.py"
 MARK = "# @dispatch"
+WALK = re.compile(r"^( *)# @walk\((\w+), (\w+)\) \{\n(.*?)^ *# @walk \}\n", re.MULTILINE | re.DOTALL)
+"""The frame's line walk, written once: its names for the win and the spin's row, its text."""
+PASTE = re.compile(r"^( *)pass  # @walk\((\w+), (\w+)\).*$", re.MULTILINE)
+"""Where the walk is pasted again, under other names for the win and the row."""
 INLINED = ("layout.py", "lines.py", "rng.py", "../spin/evaluate.py")
 """Sources the driver's compiled code takes in (numba does not track them: their text is in the hash)."""
 NAME = "mathkit.sim._driver"
@@ -48,6 +53,27 @@ def dispatch(indent: int) -> str:
     return textwrap.indent("\n".join(out), " " * indent)
 
 
+def _walked(frame: str) -> str:
+    """The frame with its line walk pasted where it is asked for, its two names renamed in the code (not in the
+    comments): one text, two inlined copies, no call on the hot path."""
+    walk = WALK.search(frame)
+    if walk is None:
+        msg = f"{FRAME} has no block '# @walk(win, row) {{' … '# @walk }}'"
+        raise ImportError(msg)
+    names, body = (walk.group(2), walk.group(3)), textwrap.dedent(walk.group(4))
+
+    def paste(at: re.Match[str]) -> str:
+        rename = dict(zip(names, (at.group(2), at.group(3)), strict=True))
+        lines = []
+        for line in body.splitlines():
+            code, hash_, comment = line.partition("#")
+            code = re.sub(rf"\b({'|'.join(names)})\b", lambda m: rename[m.group(1)], code)
+            lines.append(code + hash_ + comment)
+        return textwrap.indent("\n".join(lines), at.group(1))
+
+    return PASTE.sub(paste, frame)
+
+
 def _absolute(text: str) -> str:
     text = re.sub(r"^from \.\.(\w)", r"from mathkit.\1", text, flags=re.MULTILINE)
     text = re.sub(r"^(\s*)from \. import", r"\1from mathkit.sim import", text, flags=re.MULTILINE)
@@ -56,7 +82,7 @@ def _absolute(text: str) -> str:
 
 def source() -> str:
     """The generated driver module's text."""
-    frame = FRAME.read_text(encoding="utf-8")
+    frame = _walked(FRAME.read_text(encoding="utf-8"))
     mark = re.search(rf"^( *){MARK}$", frame, flags=re.MULTILINE)
     if mark is None:
         msg = f"{FRAME} has no line {MARK!r}"

@@ -152,11 +152,12 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         window[r, q] = lcols[k, r, spins[at, r], q]
                 line = ways_win(window, rows[k], match, pay, mult)
             else:  # the prefix table's credits, then the open states over the remaining reels
-                # This walk is a deliberate copy of the one in _drive (there over a batch's spins): made one
-                # @nb.njit(inline="always") helper, the benchmark driver fell from 14.9M to 4.7M spins/s (3.8M
+                # The walk is written once, here, and pasted by mathkit.sim.driver where _drive values a batch's
+                # spins (its names for the win and the spin's row in the parentheses).  Not a helper: made one
+                # @nb.njit(inline="always") function, the benchmark driver fell from 14.9M to 4.7M spins/s (3.8M
                 # passing the spins and the index instead of a row view) — the arrays it takes cost reference
                 # counting on every spin (benchmarks/bench_simulate.py --spins 8e6 --repeat 3; issue 15's notes).
-                # Change both copies together.
+                # @walk(line, at) {
                 line = e >> 32
                 n_open = (e >> 24) & 255
                 if n_open != 0:
@@ -174,11 +175,12 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         s = spins[at, d]
                         for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
                             x = sym[sn, lcols[k, d, s, row[k, q]]]
-                            if x < 0:  # the line's pay is decided on this reel
+                            if x < 0:  # the pay is decided on this reel
                                 line += (-1 - x) * cnt[k, q]
                             else:
                                 stack[sp] = ((d + 1) << 32) | (q << 16) | x
                                 sp += 1
+                # @walk }
             if want == 0:  # the base spin, valued by the caller: the round's program starts
                 pt = ptab[c]
                 R[:] = 0
@@ -377,29 +379,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
                         window[r, q] = lcols[k, r, spins[b, r], q]
                 line_b = ways_win(window, rows[k], match, pay, mult)
             else:  # the prefix table's credits, then the open states over the remaining reels
-                # (a deliberate copy of the walk in play_rounds: see the note there before making it a helper)
-                line_b = e >> 32
-                n_open = (e >> 24) & 255
-                if n_open != 0:
-                    sp = 0
-                    f0 = e & _LOW24
-                    for j in range(f0, f0 + n_open):
-                        stack[sp] = opened[k, j]
-                        sp += 1
-                    while sp > 0:
-                        sp -= 1
-                        o = stack[sp]  # an open state: reel << 32 | row node << 16 | symbol node
-                        d = o >> 32
-                        rn = (o >> 16) & _LOW16
-                        sn = o & _LOW16
-                        s = spins[b, d]
-                        for q in range(first[k, rn], first[k, rn] + nchild[k, rn]):
-                            x = sym[sn, lcols[k, d, s, row[k, q]]]
-                            if x < 0:  # the line's pay is decided on this reel
-                                line_b += (-1 - x) * cnt[k, q]
-                            else:
-                                stack[sp] = ((d + 1) << 32) | (q << 16) | x
-                                sp += 1
+                pass  # @walk(line_b, b): the walk of play_rounds, pasted by mathkit.sim.driver
             pt = ptab[c]
             scat_b = pt >> 16
             if pt & 0xFFFF or (slow0 if single else var[v, 1] >= 0):  # it may start a feature: played later

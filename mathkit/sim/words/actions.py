@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...errors import ModelError
-from ...play.actions import Add, Grant, Or, Pay, Repeat, Set, Show, Start, Tally
+from ...play.actions import Add, Grant, Or, Pay, Repeat, Set, Show, Start, Tally, ToRegister
 from ...play.tables import Force
 from ...play.values import Const
 from .base import ActionWord, Op
@@ -63,7 +63,7 @@ OPS = (ADDI, SETI, SET, ADD, OR, GRANT, PAY, START, TALLY)
 """The family's instructions."""
 
 
-def _register(b: Builder, a: Set | Add | Or, scope: str, where: str, tally: int) -> int:
+def _register(b: Builder, a: ToRegister, scope: str, where: str, tally: int) -> int:
     reg = b.reg(scope, a.feature, a.register, where)
     if isinstance(a, Set | Add) and isinstance(a.value, Const):  # fused: a constant
         b.emit(SETI if isinstance(a, Set) else ADDI, reg, a.value.value)
