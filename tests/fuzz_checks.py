@@ -87,7 +87,7 @@ def check_par(par: Any) -> list[str]:
     if not (math.isfinite(par.sd.value) and par.sd.value >= 0):
         bad.append(f"σ = {par.sd.value}")
     d = par.distribution
-    p = d.probs()
+    p = d.probs
     if (d.values < 0).any() or (p < 0).any():
         bad.append("negative win or probability in the distribution")
     if not _close(float(p.sum()) + d.lost_mass, 1.0, 1e-9):
@@ -177,7 +177,7 @@ def _truncated(par: Any, rounds: int) -> tuple[float, float, float] | None:
     if d is None or d.lost_mass:
         return None
     w = d.values.astype(np.float64) / par.total_bet
-    p = d.probs()
+    p = d.probs
     above = np.concatenate([np.cumsum(p[::-1])[::-1][1:], [0.0]])  # P(W > w_i)
     k = int(np.argmax(rounds * above <= ALPHA / 2))
     x = float(w[k])

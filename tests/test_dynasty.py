@@ -244,7 +244,7 @@ def test_small_whole_play_against_the_expansion() -> None:
     play = build_par(SMALL).distribution
     assert play.lost_mass <= 1e-12
     got = np.zeros(max(len(expect), int(play.values.max()) + 1))
-    got[play.values] = play.probs()
+    got[play.values] = play.probs
     p_trig = sum(c for (_, a), c in base_law.items() if a) / cycle
     diff = got[: len(expect)] - expect
     assert diff.min() >= -1e-13

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 
 from mathkit.chains.freespins.growing import GrowingChain, HeightGame
 from mathkit.errors import ModelError
-from mathkit.laws.stage import Branch, PlayLaw
+from mathkit.laws.law import WinLaw
+from mathkit.laws.stage import Branch
 
 
 def game(p_add: Fraction, mean: int, wins: dict[int, Fraction] | None = None, add: int = 2) -> HeightGame:
@@ -35,7 +36,7 @@ def game(p_add: Fraction, mean: int, wins: dict[int, Fraction] | None = None, ad
     wins = wins or {mean: Fraction(1)}
     mu = sum((x * q for x, q in wins.items()), Fraction(0))
     m2 = sum((x * x * q for x, q in wins.items()), Fraction(0))
-    law = PlayLaw(np.array(sorted(wins), dtype=np.int64), np.array([float(wins[x]) for x in sorted(wins)]))
+    law = WinLaw(np.array(sorted(wins), dtype=np.int64), np.array([float(wins[x]) for x in sorted(wins)]))
     groups = {0: Branch(1 - p_add, mu, m2, law)}
     if p_add:
         groups[add] = Branch(p_add, mu, m2, law)
@@ -184,11 +185,11 @@ def test_moments_and_distribution_equal_independent_methods(case: tuple[GrowingC
 def test_a_long_tail_is_not_wrapped_onto_the_small_wins() -> None:
     """A chain whose tail outruns the first grid (found by hypothesis): 3.7e-8 of P(15) landed on P(0)."""
     h1 = HeightGame(mean=Fraction(0), by_added={0: Branch(Fraction(1), Fraction(0), Fraction(0),
-                                                           PlayLaw(np.array([0]), np.array([1.0])), None, None, ())})
+                                                           WinLaw(np.array([0]), np.array([1.0])), None, None, ())})
     h2 = HeightGame(mean=Fraction(2), by_added={0: Branch(Fraction(1), Fraction(2), Fraction(8),
-                                                           PlayLaw(np.array([0, 4]), np.array([0.5, 0.5])),
+                                                           WinLaw(np.array([0, 4]), np.array([0.5, 0.5])),
                                                            None, None, ())})
-    one = PlayLaw(np.array([1]), np.array([1.0]))
+    one = WinLaw(np.array([1]), np.array([1.0]))
     h3 = HeightGame(mean=Fraction(1), by_added={0: Branch(Fraction(19, 20), Fraction(1), Fraction(1), one, None, None, ()),
                                                 2: Branch(Fraction(1, 20), Fraction(1), Fraction(1), one, None, None, ())})
     chain = GrowingChain(heights=(1, 2, 3), games={1: h1, 2: h2, 3: h3},

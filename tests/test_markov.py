@@ -158,11 +158,11 @@ def test_total_reward_distribution_enumerated() -> None:
     chain = RewardChain.from_outcomes(
         ["A", "B"], [[(2, ABSORB, F(1, 2)), (1, 1, F(1, 2))], [(0, ABSORB, F(1, 4)), (3, ABSORB, F(3, 4))]]
     )
-    d = chain.total_reward_distribution("A")
+    d, steps = chain.propagate("A")
     assert d.values.tolist() == [1, 2, 4]
     np.testing.assert_allclose(d.probs, [1 / 8, 1 / 2, 3 / 8], rtol=1e-15)
     assert d.lost_mass == 0
-    assert d.steps == 2
+    assert steps == 2
 
 
 def test_total_reward_distribution_geometric() -> None:
@@ -185,11 +185,11 @@ def test_total_reward_distribution_fft_path() -> None:
     assert FFT_MIN_SUPPORT <= 1000
     uniform = [(r, 1, 1) for r in range(1000)]
     chain = RewardChain.from_outcomes(["first", "second"], [uniform, [(r, ABSORB, 1) for r in range(1000)]])
-    d = chain.total_reward_distribution("first")
+    d, steps = chain.propagate("first")
     t = np.arange(1999)
     assert d.values.tolist() == t.tolist()
     np.testing.assert_allclose(d.probs, (np.minimum(t, 1998 - t) + 1) / 1e6, rtol=1e-9)
-    assert d.steps == 2
+    assert steps == 2
 
 
 def test_validation() -> None:

@@ -23,7 +23,8 @@ from test_free_spin_games import priestess, samurai, sticky_brute, sticky_games
 
 from mathkit.features.cap import Cap
 from mathkit.features.sticky_spins import StickyFreeSpins
-from mathkit.laws.stage import Outcome, Overlay, PlayLaw, SpinModel, cell_bits
+from mathkit.laws.law import WinLaw
+from mathkit.laws.stage import Outcome, Overlay, SpinModel, cell_bits
 from mathkit.model.game import Game
 from mathkit.round import Engine
 
@@ -135,7 +136,7 @@ def test_cap_on_a_toy_distribution_by_hand() -> None:
     # A cap of 50 credits: 0, 10, 50: E = 60/4 = 15 (the cap costs 12.5), E[W²] = (100 + 2500)/4 = 650, P(cap) = 1/4.
     values = np.array([0, 10, 100], dtype=np.int64)
     counts = np.array([2, 1, 1], dtype=np.int64)
-    law = PlayLaw(values, counts / 4, 0.0, counts, 4)
+    law = WinLaw(values, counts / 4, 0.0, counts, 4)
     before = Outcome(Fraction(110, 4), {"lines": Fraction(110, 4)}, "exact", Fraction(2525), law, 100)
     cap = Cap(name="cap", multiple=Fraction(5))
 

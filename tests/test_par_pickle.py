@@ -41,7 +41,7 @@ def test_the_par_sheet_of_every_shipped_game_pickles_with_its_figures(path: Path
     _same(par, back)
     assert back.game == game
     assert back.distribution.values.tolist() == par.distribution.values.tolist()
-    assert back.distribution.probs().tolist() == par.distribution.probs().tolist()
+    assert back.distribution.probs.tolist() == par.distribution.probs.tolist()
     assert (back.rtp, back.sd, back.hit_frequency, back.max_win) == (par.rtp, par.sd, par.hit_frequency, par.max_win)
     sequences = tuple(f.name for f in game.features if f.role == "sequence")
     assert checked_figures(back, sequences) == checked_figures(par, sequences)

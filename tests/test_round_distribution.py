@@ -20,7 +20,7 @@ from test_free_spin_games import samurai
 from test_respins import toy
 
 from mathkit.features.overlay_wilds import OverlayType, OverlayWilds
-from mathkit.laws.distribution import WinDistribution
+from mathkit.laws.law import WinLaw
 from mathkit.laws.stage import Outcome
 from mathkit.model.game import Bet, Game, PayEntry, ReelSet, Symbol
 from mathkit.round import analyse, compose
@@ -112,9 +112,9 @@ def test_the_cap_on_a_mixed_distribution_by_hand() -> None:
     # covered rounds (mass 0.7): 0 (0.5), 30 (0.2); the rest (0.3) sampled: 60 (1/3), 300 (2/3); bet 10, cap 100.
     # Whole law: 0 .5, 30 .2, 60 .1, 300 .2; mean 6 + 6 + 60 = 72 (7.2× bet).  Capped: 300 → 100:
     # mean 32 (3.2× bet), P(cap) = 0.2, RTP lost (300 − 100)·0.2 / 10 = 4.
-    part = WinDistribution.from_probs([0, 30], [0.5, 0.2], method="exact")
-    rest = WinDistribution.from_probs([60, 300], [1 / 3, 2 / 3], method="sampled")
-    whole = WinDistribution.mixture([(1, part), (0.3, rest)], unit=10)
+    part = WinLaw.from_probs([0, 30], [0.5, 0.2], method="exact")
+    rest = WinLaw.from_probs([60, 300], [1 / 3, 2 / 3], method="sampled")
+    whole = WinLaw.mixture([(1, part), (0.3, rest)], unit=10)
     assert float(whole.rtp()) == pytest.approx(7.2, rel=1e-14)
     e = whole.cap_effect(100)
     assert e.capped.values.tolist() == [0, 30, 60, 100]

@@ -62,10 +62,11 @@ def test_nothing_compiles_after_the_warm_up() -> None:
         with kernels.use("jit"):
             spin(game)
         from mathkit.chains.freespins.growing import GrowingChain, HeightGame
-        from mathkit.laws.stage import Branch, PlayLaw
+        from mathkit.laws.stage import Branch
+        from mathkit.laws.law import WinLaw
         from fractions import Fraction as F
         import numpy as np
-        law = PlayLaw(np.array([0, 7], dtype=np.int64), np.array([0.75, 0.25]))  # a window that grows and retriggers
+        law = WinLaw(np.array([0, 7], dtype=np.int64), np.array([0.75, 0.25]))  # a window that grows and retriggers
         games = {h: HeightGame(F(7, 4), {0: Branch(F(9, 10), F(7, 4), F(49, 4), law),
                                          3: Branch(F(1, 10), F(7, 4), F(49, 4), law)}) for h in (3, 4)}
         GrowingChain((3, 4), games, {3: {3: F(1, 2), 4: F(1, 2)}}).distributions([(5, 3)])

@@ -108,7 +108,7 @@ def test_strip_edit_updates_everything(bench: Workbench) -> None:
     assert bench.sd_label.value == f"σ {par.sd.value:.4f} × bet"
     assert bench.hit_label.value.startswith(f"hit frequency {par.hit_frequency.value * 100:.4f}%")
     assert list(bench.figures["components"].data[0].y) == pytest.approx([f.value for f in par.components.values()])
-    assert bench.figures["distribution"].data[0].y[-1] == pytest.approx(par.distribution.probs()[-1])  # P(max win)
+    assert bench.figures["distribution"].data[0].y[-1] == pytest.approx(par.distribution.probs[-1])  # P(max win)
     d_rtp = (float(comp.rtp()) - float(component_rtp(before).rtp())) * 100
     assert bench.delta_rtp.value == f"Δ RTP vs saved {d_rtp:+.4f} pp"
     assert bench.delta_sd.value == f"Δ σ vs saved {par.sd.value - build_par(before).sd.value:+.4f}"

@@ -173,10 +173,11 @@ def _growing() -> None:
     import numpy as np
 
     from ..chains.freespins.growing import GrowingChain, HeightGame
-    from ..laws.stage import Branch, PlayLaw
+    from ..laws.law import WinLaw
+    from ..laws.stage import Branch
 
     def height(win: int, p_add: Fraction) -> HeightGame:
-        law = PlayLaw(np.array([0, win], dtype=np.int64), np.array([0.5, 0.5]))
+        law = WinLaw(np.array([0, win], dtype=np.int64), np.array([0.5, 0.5]))
         mean = Fraction(win, 2)
         return HeightGame(mean, {0: Branch(1 - p_add, mean, mean * win, law), 2: Branch(p_add, mean, mean * win, law)})
 

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from ..laws.distribution import WinDistribution
+from ..laws.law import WinLaw
 from ..laws.stage import SpinModel
 from ..model.game import Game
 from ..spin.stops import stop_tables
@@ -86,13 +86,13 @@ class SpinMaths:
             out += self.tables.scatter_pay[k, counts] * self.tables.scatter_credits
         return out
 
-    def distribution(self, *, line_multiplier: int = 1, scatter_multiplier: int = 1) -> WinDistribution:
+    def distribution(self, *, line_multiplier: int = 1, scatter_multiplier: int = 1) -> WinLaw:
         """Exact distribution of the spin's total win (line wins and scatter wins may be multiplied)."""
         values = self.joint.wins * line_multiplier + self.scatter_win * scatter_multiplier
-        return WinDistribution.from_counts(values, self.joint.counts, unit=self.total_bet)
+        return WinLaw.from_counts(values, self.joint.counts, unit=self.total_bet)
 
     @cached_property
-    def win_distribution(self) -> WinDistribution:
+    def win_distribution(self) -> WinLaw:
         """Exact distribution of the base spin's total win."""
         return self.distribution()
 

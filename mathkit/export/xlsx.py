@@ -207,7 +207,7 @@ def _distribution_rows(par: RoundSheet) -> list[list[object]]:
     exact = d.exact
     head: list[object] = ["win (credits)", "win (× bet)", "probability", "P(win ≥ this)"]
     rows: list[list[object]] = [head + (["count"] if exact else [])]
-    probs = d.probs()
+    probs = d.probs
     tail = 1.0
     values = d.values.tolist()
     weights = d.weights.tolist()

@@ -9,7 +9,8 @@ blocks and the round composer (:mod:`mathkit.round`) share.  How to add one:
 ``docs/extending.md``.
 """
 
-from ..laws.stage import Branch, Entry, Exit, JointLaw, Level, Outcome, PlayLaw, SpinModel, StageLaw
+from ..laws.law import WinLaw
+from ..laws.stage import Branch, Entry, Exit, JointLaw, Level, Outcome, SpinModel, StageLaw
 from .base import Block, Context, FeatureStats, Finding, MaxWin, Termination
 from .registry import KINDS, block_class, features_from_dict, features_to_dict
 
@@ -26,10 +27,10 @@ __all__ = [
     "Level",
     "MaxWin",
     "Outcome",
-    "PlayLaw",
     "SpinModel",
     "StageLaw",
     "Termination",
+    "WinLaw",
     "block_class",
     "features_from_dict",
     "features_to_dict",

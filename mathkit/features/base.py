@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import GameError, ModelError
-from ..laws.distribution import WinDistribution
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure, Method, weakest
 from ..laws.stage import (
     Digit,
@@ -336,7 +336,7 @@ class Block(Feature):
         """The round's outcome after this transform (the gamble leaves it as it is)."""
         return outcome
 
-    def apply(self, ctx: Context, dist: WinDistribution) -> WinDistribution:
+    def apply(self, ctx: Context, dist: WinLaw) -> WinLaw:
         """The round's win distribution after this transform (exact counts stay exact)."""
         return dist
 

@@ -28,9 +28,9 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from ..errors import GameError, ModelError
-from ..laws.distribution import WinDistribution
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure, weakest
-from ..laws.stage import Level, Outcome, PlayLaw
+from ..laws.stage import Level, Outcome
 from ..model.bounds import check_win, largest_bet
 from ..model.fields import check_keys, fraction, integer
 from ..model.game import Game, Role
@@ -126,7 +126,7 @@ class Cap(Block):
     def round_limit(self, ctx: Context) -> Fraction | None:
         return self.credits(ctx.total_bet, ctx.coins)
 
-    def apply(self, ctx: Context, dist: WinDistribution) -> WinDistribution:
+    def apply(self, ctx: Context, dist: WinLaw) -> WinLaw:
         return dist.capped(self.whole_credits(ctx))
 
     def level_needed(self, ctx: Context, outcome: Outcome) -> Level:
@@ -158,19 +158,14 @@ class Cap(Block):
             zero: Fraction | float = Fraction(0) if isinstance(outcome.mean, Fraction) else 0.0
             dist = outcome.dist
             if dist is not None:  # the covered part's law, capped (the sampled parts are capped by the caller)
-                capped, inv = np.unique(np.minimum(dist.values, cap), return_inverse=True)
-                probs = np.zeros(len(capped))
-                np.add.at(probs, inv.reshape(-1), dist.probs)
-                dist = PlayLaw(capped, probs, dist.lost_mass)
+                dist = dist.as_probs().capped(cap)
             return replace(outcome, dist=dist, components={**outcome.components, self.component: zero},
                            methods={**outcome.methods, self.component: "markov"},
                            method=weakest(outcome.method, "markov"), error=outcome.error + bound[0],
                            max_win=None if outcome.max_win is None else min(cap, outcome.max_win))
         d = outcome.dist
         capped = np.minimum(d.values, cap)
-        uniq, inv = np.unique(capped, return_inverse=True)
-        probs = np.zeros(len(uniq))
-        np.add.at(probs, inv.reshape(-1), d.probs)
+        law = d.capped(cap)
         loss: Fraction | float
         m2: Fraction | float
         if d.counts is not None:  # exact integer counts: the cap's effect is exact too
@@ -178,9 +173,6 @@ class Cap(Block):
             loss = Fraction(sum((min(v, cap) - v) * c for v, c in cut), d.total)
             m2 = Fraction(sum(min(v, cap) ** 2 * c for v, c in cut), d.total)
             method = outcome.method
-            counts = np.zeros(len(uniq), dtype=np.int64)
-            np.add.at(counts, inv.reshape(-1), d.counts)
-            law = PlayLaw(uniq, probs, d.lost_mass, counts, d.total)
             return replace(outcome, mean=outcome.mean + loss, m2=m2, dist=law,
                            components={**outcome.components, self.component: loss},
                            methods={**outcome.methods, self.component: method},
@@ -188,7 +180,7 @@ class Cap(Block):
         loss = float(np.dot(capped - d.values, d.probs))
         m2 = float(np.dot(capped.astype(np.float64) ** 2, d.probs))
         method = weakest(outcome.method, "markov")
-        return replace(outcome, mean=float(outcome.mean) + loss, m2=m2, dist=PlayLaw(uniq, probs, d.lost_mass),
+        return replace(outcome, mean=float(outcome.mean) + loss, m2=m2, dist=law,
                        components={**outcome.components, self.component: loss}, method=method,
                        methods={**outcome.methods, self.component: method},
                        max_win=min(cap, outcome.max_win) if outcome.max_win is not None else cap)

@@ -23,7 +23,8 @@ from typing import Any, Self
 import numpy as np
 
 from ..errors import GameError
-from ..laws.stage import Number, PlayLaw
+from ..laws.law import WinLaw
+from ..laws.stage import Number
 from ..model.fields import array, check_keys, count_key, integer
 from ..model.game import Game
 from .base import check_reels
@@ -98,13 +99,13 @@ class FinalChance:
         w = self.total - self.scatter
         return Fraction(sum((k * bet) ** 2 * v for k, v in self.coins), w) if w else Fraction(0)
 
-    def coins_law(self, bet: int) -> PlayLaw:
+    def coins_law(self, bet: int) -> WinLaw:
         """The law of the coin win given a coin win (exact counts)."""
         kept = [(k * bet, v) for k, v in self.coins if v]
         values = np.array([k for k, _ in kept], dtype=np.int64)
         counts = np.array([v for _, v in kept], dtype=np.int64)
         total = int(counts.sum())
-        return PlayLaw(values, counts / total, 0.0, counts, total)
+        return WinLaw(values, counts / total, 0.0, counts, total)
 
     def top(self, bet: int) -> int:
         """The largest coin win, credits."""

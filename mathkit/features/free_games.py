@@ -35,8 +35,9 @@ from typing import Any, ClassVar, Self
 
 from ..chains.freespins.growing import ChainFigures, GrowingChain, HeightGame
 from ..errors import GameError, ModelError
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure, Method, weakest
-from ..laws.stage import Branch, Digit, Entry, Level, Number, PlayLaw, SpinModel, SpinPlay, StageLaw
+from ..laws.stage import Branch, Digit, Entry, Level, Number, SpinModel, SpinPlay, StageLaw
 from ..model.fields import check_keys, count_key, count_table, fraction, string
 from ..model.game import Game, Role, at_most
 from ..play.vocabulary import Add, Const, Count, Goto, Grant, Law, Lookup, Random, Reg, Rows, Sequence, Set, Spin, Stage, Stake, Tally, Test
@@ -209,11 +210,11 @@ class FreeGames(Block):
         out: dict[tuple[int, int], ChainFigures] = ctx.once((self.name, "figures", level), compute)
         return out
 
-    def distributions(self, ctx: RoundContext) -> dict[tuple[int, int], PlayLaw]:
-        def compute() -> dict[tuple[int, int], PlayLaw]:
+    def distributions(self, ctx: RoundContext) -> dict[tuple[int, int], WinLaw]:
+        def compute() -> dict[tuple[int, int], WinLaw]:
             return self.chain(ctx).distributions(self.entries(ctx))
 
-        out: dict[tuple[int, int], PlayLaw] = ctx.once((self.name, "distributions"), compute)
+        out: dict[tuple[int, int], WinLaw] = ctx.once((self.name, "distributions"), compute)
         return out
 
     def law(self, ctx: RoundContext, entry: Entry, level: Level) -> StageLaw:

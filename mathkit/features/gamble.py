@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from ..chains.ladder import Always, GambleOption, LimitReading, Never, Strategy, UntilTarget, check_fair
 from ..errors import GameError
-from ..laws.distribution import WinDistribution
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure
 from ..laws.stage import Outcome
 from ..model.bounds import MAX_GAMBLES, check_win
@@ -124,9 +124,9 @@ class Gamble(Block):
         if not isinstance(before, Outcome) or before.dist is None:
             return _section(self, (), bet)
         joint = ctx.joint(ctx.base_model())
-        base = WinDistribution.from_counts(joint.wins, joint.counts, unit=bet)
+        base = WinLaw.from_counts(joint.wins, joint.counts, unit=bet)
         d = before.dist
-        play = WinDistribution.from_probs(d.values, d.probs, unit=bet, method=before.method, lost_mass=d.lost_mass)
+        play = WinLaw.from_probs(d.values, d.probs, unit=bet, method=before.method, lost_mass=d.lost_mass)
         return _section(self, gamble_lines(self, base, play), bet)
 
     # --- the simulator ------------------------------------------------------------------
@@ -182,7 +182,7 @@ def _strategies(gamble: Gamble, bet: int) -> list[Strategy]:
     return out
 
 
-def gamble_lines(gamble: Gamble, base: WinDistribution, play: WinDistribution,
+def gamble_lines(gamble: Gamble, base: WinLaw, play: WinLaw,
                  strategies: list[Strategy] | None = None, *,
                  limit_on: LimitReading = "stake") -> tuple[GambleLine, ...]:
     """Each strategy's return, σ, P(bust), exposure on the whole play; exact return on the base game."""
@@ -190,7 +190,7 @@ def gamble_lines(gamble: Gamble, base: WinDistribution, play: WinDistribution,
     out = []
     den = sum(int(c) * v for v, c in zip(base.values.tolist(), base.weights.tolist(), strict=True))
     vals = play.values
-    probs = play.probs()
+    probs = play.probs
     vf = vals.astype(np.float64)  # float dot products throughout (a mixed int·float dot is many times slower)
     mean_b = float(np.dot(vf, probs))
     var_b = float(np.dot(vf * vf, probs)) - mean_b**2

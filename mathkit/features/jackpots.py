@@ -29,8 +29,9 @@ import numpy as np
 
 from ..errors import GameError, ModelError
 from ..laws.convolve import convolve
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure
-from ..laws.stage import Branch, CountOf, Digit, Entry, Level, Number, PlayLaw, SpinModel, StageLaw
+from ..laws.stage import Branch, CountOf, Digit, Entry, Level, Number, SpinModel, StageLaw
 from ..model.fields import check_keys, integer, string
 from ..model.game import Game, Role
 from ..play.vocabulary import Const, Count, Law, Pay, Random, Reg, Repeat, Sequence, Set, Stake, Test
@@ -118,12 +119,12 @@ class Jackpots(Block):
         """E[Y]: the mean jackpot one mark reveals (× total bet)."""
         return sum((self.p(n) * v for n, v in self.prizes), Fraction(0))
 
-    def one(self, bet: int) -> PlayLaw:
+    def one(self, bet: int) -> WinLaw:
         """The law of the jackpot one mark reveals, in credits."""
         values = np.array([v * bet for n, v in self.prizes if dict(self.reveal)[n]], dtype=np.int64)
         probs = np.array([float(self.p(n)) for n, _ in self.prizes if dict(self.reveal)[n]])
         order = np.argsort(values)
-        return PlayLaw(values[order], probs[order])
+        return WinLaw(values[order], probs[order])
 
     # --- the round ----------------------------------------------------------------------
     @property

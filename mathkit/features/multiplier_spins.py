@@ -44,8 +44,9 @@ import numpy as np
 
 from ..chains.markov.multiplier import MultiplierLattice
 from ..errors import GameError, ModelError
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure, Method
-from ..laws.stage import Branch, Entry, HeldCells, HeldValues, Level, Number, PlayLaw, SpinModel, StageLaw, Tail, lazy_tail
+from ..laws.stage import Branch, Entry, HeldCells, HeldValues, Level, Number, SpinModel, StageLaw, Tail, lazy_tail
 from ..laws.tails import FINE_THETAS, multiplier_tails
 from ..model.fields import check_keys, integer, string
 from ..model.game import Game, Role
@@ -197,7 +198,7 @@ class MultiplierFreeSpins(EnteredSpins):
 
         return ab(spins, start)
 
-    def distribution(self, ctx: Context, spins: int, start: int) -> PlayLaw:
+    def distribution(self, ctx: Context, spins: int, start: int) -> WinLaw:
         """The law of the feature's win from ``(spins, start)`` (float; wins above the game's round limit lumped there)."""
         limit = None
         for f in ctx.game.features_of("transform"):

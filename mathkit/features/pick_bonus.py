@@ -54,8 +54,9 @@ from typing import Any, ClassVar, Literal, Self, cast
 import numpy as np
 
 from ..errors import GameError, ModelError
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure
-from ..laws.stage import Branch, Entry, Level, Number, PlayLaw, StageLaw
+from ..laws.stage import Branch, Entry, Level, Number, StageLaw
 from ..model.bounds import MAX_FEATURE_SPINS, check_cost, check_win, largest_bet
 from ..model.fields import boolean, check_keys, count_table, integer, show, string
 from ..model.game import Game, Role, at_most
@@ -228,7 +229,7 @@ class PickBonus(Block):
         if level == "distribution":
             counts = np.array(law.counts, dtype=object)
             fits = law.total < 1 << 62
-            dist = PlayLaw(np.array(law.values, dtype=np.int64) * u,
+            dist = WinLaw(np.array(law.values, dtype=np.int64) * u,
                            np.array([c / law.total for c in law.counts], dtype=np.float64), 0.0,
                            counts.astype(np.int64) if fits else None, law.total if fits else 0)
         return StageLaw({(): Branch(Fraction(1), mean, law.second * u * u, dist, law.top * u)},

@@ -56,6 +56,7 @@ import numpy.typing as npt
 from ..chains.markov.held import HeldChain, HeldSolution
 from ..errors import GameError, ModelError
 from ..laws.convolve import mix
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure, Method
 from ..laws.stage import (
     Branch,
@@ -67,7 +68,6 @@ from ..laws.stage import (
     HeldValues,
     Level,
     Number,
-    PlayLaw,
     Ratios,
     SpinModel,
     StageLaw,
@@ -297,7 +297,7 @@ class ScatterRespins(Block):
         one: Number = Fraction(1) if exact else 1.0
         acc: dict[Exit, list[Any]] = {}
 
-        def add(key: Exit, p: Number, own: tuple[Number, Number, PlayLaw | None, int]) -> None:
+        def add(key: Exit, p: Number, own: tuple[Number, Number, WinLaw | None, int]) -> None:
             if p == 0:
                 return
             cell = acc.setdefault(key, [0 * one, 0 * one, 0 * one, [], 0])
@@ -309,7 +309,7 @@ class ScatterRespins(Block):
             cell[4] = max(cell[4], own[3])
 
         dist = level == "distribution"
-        nothing = (0 * one, 0 * one, PlayLaw.point(0) if dist else None, 0)
+        nothing = (0 * one, 0 * one, WinLaw.point(0) if dist else None, 0)
         coins_mean = 0 * one
         for t, won in battle(types, self.pair_wins).items():
             target = self.target(t)
@@ -332,7 +332,7 @@ class ScatterRespins(Block):
             d = None
             if dist:
                 m = mix(dists)
-                d = PlayLaw(m.values, m.probs / float(p), m.lost_mass / float(p))
+                d = WinLaw(m.values, m.probs / float(p), m.lost_mass / float(p))
             branches[key] = Branch(p, s1 / p, s2 / p if level != "mean" else None, d, top)
         return StageLaw(branches, {self.coins_component: coins_mean}, "exact" if exact else "markov", level)
 
@@ -467,7 +467,7 @@ class ScatterRespins(Block):
                 out[e] = u / keep
         return out
 
-    def drawn_dist(self, ctx: RoundContext, t: int, mask: int, target: Block) -> PlayLaw:
+    def drawn_dist(self, ctx: RoundContext, t: int, mask: int, target: Block) -> WinLaw:
         """The law of ``target``'s win entered after re-spins from ``mask``: its laws by entry, mixed."""
         parts = []
 
@@ -483,7 +483,7 @@ class ScatterRespins(Block):
                 raise ModelError(msg)
             parts.append((float(p), law.branches[()].dist))
         m = mix(parts)
-        return PlayLaw(m.values, m.probs, m.lost_mass + max(1.0 - float(sum(p for p, _ in parts)), 0.0))
+        return WinLaw(m.values, m.probs, m.lost_mass + max(1.0 - float(sum(p for p, _ in parts)), 0.0))
 
     # --- checks and the PAR sheet -------------------------------------------------------
     def terminates(self, ctx: Context) -> Termination:

@@ -1,4 +1,4 @@
-"""Sums and mixtures of independent wins given as float laws (:class:`~mathkit.laws.stage.PlayLaw`).
+"""Sums and mixtures of independent wins given as float laws (:class:`~mathkit.laws.stage.WinLaw`).
 
 The laws of a round's parts — a base spin given how it ended, the free spins it
 started — are independent given the stage they connect through, so the law of
@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
-from .stage import PlayLaw
+from .law import WinLaw, merge
 
 __all__ = ["MAX_GRID", "Mixing", "clean", "convolve", "mix"]
 
@@ -27,40 +27,40 @@ MAX_GRID = 1 << 26
 DIRECT = 1 << 22
 
 
-def clean(out: FloatArray, g: int, offset: int, expected: float) -> PlayLaw:
+def clean(out: FloatArray, g: int, offset: int, expected: float) -> WinLaw:
     """A dense FFT result on the grid ``offset + g·k`` as a law: round-off zeroed, its mass reported lost."""
     noise = max(-float(out.min(initial=0.0)), 0.0)
     floor = max(8 * noise, float(np.finfo(np.float64).eps) * float(np.linalg.norm(out)))
     keep = np.flatnonzero(out > floor)
     probs = out[keep]
     lost = max(expected - math.fsum(probs.tolist()), 0.0)
-    return PlayLaw(keep.astype(np.int64) * g + offset, probs, lost)
+    return WinLaw(keep.astype(np.int64) * g + offset, probs, lost)
 
 
 def _grid(values: IntArray, probs: FloatArray, g: int, lo: int, size: int) -> FloatArray:
     return np.bincount((values - lo) // g, weights=probs, minlength=size).astype(np.float64)
 
 
-def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
+def convolve(a: WinLaw, b: WinLaw) -> WinLaw:
     """The law of the sum of two independent wins.
 
     Examples
     --------
-    >>> x = PlayLaw(np.array([0, 10]), np.array([0.5, 0.5]))
+    >>> x = WinLaw(np.array([0, 10]), np.array([0.5, 0.5]))
     >>> s = convolve(x, x)
     >>> s.values.tolist(), s.probs.tolist()
     ([0, 10, 20], [0.25, 0.5, 0.25])
     """
     if len(a.values) == 0 or len(b.values) == 0:
-        return PlayLaw(np.zeros(0, np.int64), np.zeros(0), a.lost_mass + b.lost_mass)
+        return WinLaw(np.zeros(0, np.int64), np.zeros(0), a.lost_mass + b.lost_mass)
     lost = a.lost_mass + b.lost_mass - a.lost_mass * b.lost_mass
     for one, other in ((b, a), (a, b)):
         if len(one.values) == 1 and one.probs[0] == 1.0 and one.lost_mass == 0.0:
             # a sure amount: the other law, shifted (its exact counts kept)
-            return PlayLaw(other.values + one.values[0], other.probs, other.lost_mass, other.counts, other.total)
+            return WinLaw(other.values + one.values[0], other.probs, other.lost_mass, other.counts, other.total)
     if len(a.values) == 1 or len(b.values) == 1:
         one, other = (a, b) if len(a.values) == 1 else (b, a)
-        return PlayLaw(other.values + one.values[0], other.probs * one.probs[0], lost)
+        return WinLaw(other.values + one.values[0], other.probs * one.probs[0], lost)
     g = int(np.gcd.reduce(np.concatenate([a.values - a.values[0], b.values - b.values[0]]))) or 1
     lo_a, lo_b = int(a.values[0]), int(b.values[0])
     na = (int(a.values[-1]) - lo_a) // g + 1
@@ -85,53 +85,49 @@ def convolve(a: PlayLaw, b: PlayLaw) -> PlayLaw:
                 dense = np.asarray(np.bincount(idx, weights=np.outer(a.probs, b.probs).ravel(),
                                                minlength=na + nb - 1), dtype=np.float64)
             cells = np.flatnonzero(dense > 0)
-            return PlayLaw(cells.astype(np.int64) * g + (lo_a + lo_b), dense[cells], lost)
+            return WinLaw(cells.astype(np.int64) * g + (lo_a + lo_b), dense[cells], lost)
         pv = np.outer(a.probs, b.probs).ravel()
         va = np.repeat(a.values, len(b.values)) + np.tile(b.values, len(a.values))
-        uniq, inv = np.unique(va, return_inverse=True)
-        out = np.zeros(len(uniq))
-        np.add.at(out, inv.reshape(-1), pv)
+        uniq, out, _ = merge(va, pv)
         keep = out > 0
-        return PlayLaw(uniq[keep], out[keep], lost)
+        return WinLaw(uniq[keep], out[keep], lost)
     from scipy import fft as sfft  # heavy: imported only for wide laws
 
     size = sfft.next_fast_len(na + nb - 1, real=True)
     res = np.asarray(sfft.irfft(sfft.rfft(da, size) * sfft.rfft(db, size), size), dtype=np.float64)[: na + nb - 1]
     law = clean(res, g, lo_a + lo_b, expected)
-    return PlayLaw(law.values, law.probs, law.lost_mass + lost)
+    return WinLaw(law.values, law.probs, law.lost_mass + lost)
 
 
-def mix(parts: Sequence[tuple[float, PlayLaw]]) -> PlayLaw:
+def mix(parts: Sequence[tuple[float, WinLaw]]) -> WinLaw:
     """With probability ``p`` a win from each law (the ``p`` sum to at most 1).
 
     Examples
     --------
-    >>> m = mix([(0.25, PlayLaw.point(0)), (0.75, PlayLaw.point(5))])
+    >>> m = mix([(0.25, WinLaw.point(0)), (0.75, WinLaw.point(5))])
     >>> m.values.tolist(), m.probs.tolist()
     ([0, 5], [0.25, 0.75])
     """
     kept = [(p, law) for p, law in parts if p > 0]
     if not kept:
-        return PlayLaw(np.zeros(0, np.int64), np.zeros(0), 0.0)
+        return WinLaw(np.zeros(0, np.int64), np.zeros(0), 0.0)
     if len(kept) == 1 and kept[0][0] == 1.0:
         return kept[0][1]
     values = np.concatenate([law.values for _, law in kept])
     probs = np.concatenate([p * law.probs for p, law in kept])
     lost = math.fsum(p * law.lost_mass for p, law in kept)
     if len(values) == 0:
-        return PlayLaw(values.astype(np.int64), probs, lost)
+        return WinLaw(values.astype(np.int64), probs, lost)
     lo, hi = int(values.min()), int(values.max())
     if hi - lo <= 4 * len(values) + (1 << 16):
         # a dense grid no wider than a few times the points: one bincount (it adds in the same order as
         # the sort below, point by point, so the same floats) instead of a sort of every point
         dense = np.asarray(np.bincount(values - lo, weights=probs, minlength=hi - lo + 1), dtype=np.float64)
         cells = np.flatnonzero(dense > 0)
-        return PlayLaw(cells.astype(np.int64) + lo, dense[cells], lost)
-    uniq, inv = np.unique(values, return_inverse=True)
-    out = np.zeros(len(uniq))
-    np.add.at(out, inv.reshape(-1), probs)
+        return WinLaw(cells.astype(np.int64) + lo, dense[cells], lost)
+    uniq, out, _ = merge(values, probs)
     keep = out > 0
-    return PlayLaw(uniq[keep], out[keep], lost)
+    return WinLaw(uniq[keep], out[keep], lost)
 
 
 class Mixing:
@@ -144,22 +140,22 @@ class Mixing:
     Examples
     --------
     >>> m = Mixing()
-    >>> m.add(0.25, PlayLaw.point(0)); m.add(0.75, PlayLaw.point(5))
+    >>> m.add(0.25, WinLaw.point(0)); m.add(0.75, WinLaw.point(5))
     >>> law = m.law(); law.values.tolist(), law.probs.tolist()
     ([0, 5], [0.25, 0.75])
     """
 
     def __init__(self) -> None:
-        self._first: PlayLaw | None = None
+        self._first: WinLaw | None = None
         self._first_p = 0.0
         self._count = 0
         self._dense: FloatArray | None = None
         self._lo = 0
         self._points = 0
         self._lost: list[float] = []
-        self._rest: list[tuple[float, PlayLaw]] = []
+        self._rest: list[tuple[float, WinLaw]] = []
 
-    def add(self, p: float, law: PlayLaw) -> None:
+    def add(self, p: float, law: WinLaw) -> None:
         if not p > 0:
             return
         self._count += 1
@@ -173,7 +169,7 @@ class Mixing:
             self._grid(self._first_p, first)
         self._grid(p, law)
 
-    def _grid(self, p: float, law: PlayLaw) -> None:
+    def _grid(self, p: float, law: WinLaw) -> None:
         if self._rest or len(law.values) == 0:
             if len(law.values):
                 self._rest.append((p, law))
@@ -194,18 +190,18 @@ class Mixing:
         np.add.at(self._dense, law.values - self._lo, p * law.probs)
         self._points += len(law.values)
 
-    def law(self) -> PlayLaw:
+    def law(self) -> WinLaw:
         if self._count == 0:
-            return PlayLaw(np.zeros(0, np.int64), np.zeros(0), 0.0)
+            return WinLaw(np.zeros(0, np.int64), np.zeros(0), 0.0)
         if self._first is not None:
             return mix([(self._first_p, self._first)])
         lost = math.fsum(self._lost)
         if self._dense is None:
-            summed = PlayLaw(np.zeros(0, np.int64), np.zeros(0))
+            summed = WinLaw(np.zeros(0, np.int64), np.zeros(0))
         else:
             cells = np.flatnonzero(self._dense > 0)
-            summed = PlayLaw(cells.astype(np.int64) + self._lo, self._dense[cells])
+            summed = WinLaw(cells.astype(np.int64) + self._lo, self._dense[cells])
         if not self._rest:
-            return PlayLaw(summed.values, summed.probs, lost)
+            return WinLaw(summed.values, summed.probs, lost)
         m = mix([(1.0, summed), *self._rest])
-        return PlayLaw(m.values, m.probs, lost)
+        return WinLaw(m.values, m.probs, lost)

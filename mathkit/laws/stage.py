@@ -29,10 +29,11 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from .law import WinLaw, merge
 from .provenance import Method
 
 __all__ = ["Branch", "CountOf", "Digit", "Drawn", "Entry", "Exit", "HeldCells", "HeldValues", "JointLaw", "Level",
-           "LineTable", "Number", "Outcome", "Overlay", "PlayLaw", "Precision", "Ratios", "RowsOf", "Spin",
+           "LineTable", "Number", "Outcome", "Overlay", "Precision", "Ratios", "RowsOf", "Spin",
            "SpinModel", "SpinPlay", "StageLaw", "Tail", "Uncovered", "builtin_digit", "cell_bits", "lazy_tail", "memo_tail",
            "tail_of", "tail_plus"]
 
@@ -392,35 +393,13 @@ class JointLaw:
     cycle: int
     total_bet: int
 
-    def play_law(self, select: npt.NDArray[np.bool_] | None = None) -> PlayLaw:
+    def play_law(self, select: npt.NDArray[np.bool_] | None = None) -> WinLaw:
         """The law of the win (over the cells ``select``, conditionally), keeping the exact counts."""
         wins = self.wins if select is None else self.wins[select]
         counts = self.counts if select is None else self.counts[select]
-        v, inv = np.unique(wins, return_inverse=True)
-        c = np.zeros(len(v), dtype=np.int64)
-        np.add.at(c, inv.reshape(-1), counts)
+        v, c, _ = merge(wins, counts.astype(np.int64))
         total = sum(int(x) for x in c.tolist())
-        return PlayLaw(v, c.astype(np.float64) / float(total), 0.0, c, total)
-
-
-@dataclass(frozen=True, eq=False)
-class PlayLaw:
-    """A float distribution of a win in credits: values, probabilities, and the mass a truncation left out.
-
-    When the law comes straight from integer counts over a cycle (a spin's exact law), ``counts``
-    holds them (summing to ``total``), so what acts on it (the cap) can stay exact.
-    """
-
-    values: IntArray
-    probs: FloatArray
-    lost_mass: float = 0.0
-    counts: IntArray | None = None
-    total: int = 0
-
-    @classmethod
-    def point(cls, value: int = 0) -> PlayLaw:
-        """The law of a win that is always ``value``."""
-        return cls(np.array([value], dtype=np.int64), np.ones(1))
+        return WinLaw(v, c.astype(np.float64) / float(total), 0.0, c, total)
 
 
 @dataclass(frozen=True, eq=False)
@@ -438,7 +417,7 @@ class Branch:
     p: Number
     mean: Number | None = None
     m2: Number | None = None
-    dist: PlayLaw | None = None
+    dist: WinLaw | None = None
     top: int | None = None
     tail: Tail | None = None
     uncovered: tuple[Uncovered, ...] = ()
@@ -523,7 +502,7 @@ class Outcome:
     components: Mapping[str, Number]
     method: Method
     m2: Number | None = None
-    dist: PlayLaw | None = None
+    dist: WinLaw | None = None
     max_win: int | None = None
     methods: Mapping[str, Method] = field(default_factory=dict)
     tail: Tail | None = None

@@ -13,8 +13,8 @@ where a plot of the point probabilities is a cloud.
 
 Examples
 --------
->>> from mathkit.laws.distribution import WinDistribution
->>> d = WinDistribution.from_counts([0, 10, 30, 25_000], [5, 3, 1, 1], unit=10)
+>>> from mathkit.laws.law import WinLaw
+>>> d = WinLaw.from_counts([0, 10, 30, 25_000], [5, 3, 1, 1], unit=10)
 >>> [(b.label, b.probability) for b in win_bands(d) if b.probability]
 [('0', Fraction(1, 2)), ('(0, 1]', Fraction(3, 10)), ('(2, 5]', Fraction(1, 10)), ('(1000, ∞)', Fraction(1, 10))]
 >>> exceedance_points(d)
@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .distribution import WinDistribution
+from .law import WinLaw
 
 __all__ = ["BAND_EDGES", "Band", "exceedance_points", "win_bands"]
 
@@ -53,7 +53,7 @@ class Band:
         return f"({self.low}, {'∞' if self.high is None else self.high}]".replace("∞]", "∞)")
 
 
-def win_bands(dist: WinDistribution, edges: tuple[int, ...] = BAND_EDGES) -> list[Band]:
+def win_bands(dist: WinLaw, edges: tuple[int, ...] = BAND_EDGES) -> list[Band]:
     """The win-band table of ``dist``: the zero win, then ``(e[i], e[i+1]]``, then ``> e[-1]`` × bet."""
     values = np.asarray(dist.values)
     unit = int(dist.unit)
@@ -83,7 +83,7 @@ def win_bands(dist: WinDistribution, edges: tuple[int, ...] = BAND_EDGES) -> lis
     return out
 
 
-def exceedance_points(dist: WinDistribution, max_points: int | None = None) -> tuple[list[float], list[float]]:
+def exceedance_points(dist: WinLaw, max_points: int | None = None) -> tuple[list[float], list[float]]:
     """Win values ``x > 0`` (× bet) and ``P(win ≥ x)``, ascending in ``x``.
 
     With ``max_points``, at most that many points are kept, spread evenly in
@@ -91,7 +91,7 @@ def exceedance_points(dist: WinDistribution, max_points: int | None = None) -> t
     still the exact ``P(win ≥ x)`` at its ``x``.
     """
     values = np.asarray(dist.values, dtype=np.float64) / float(dist.unit)
-    probs = dist.probs()
+    probs = dist.probs
     keep = values > 0
     x, p = values[keep], probs[keep]
     if x.size == 0:

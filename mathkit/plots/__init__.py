@@ -40,7 +40,7 @@ from ..laws.volatility import exceedance_points  # noqa: E402
 if TYPE_CHECKING:
     from ..chains.markov.session import SessionLaw
     from ..exact.components import ComponentRTP
-    from ..laws.distribution import WinDistribution
+    from ..laws.law import WinLaw
     from ..model.game import Game
     from ..report.par import ParSheet
 
@@ -199,21 +199,21 @@ def rtp_by_symbol(par: ParSheet | ComponentRTP) -> go.Figure:
 
 
 # --------------------------------------------------------------------------- win distribution
-def distribution_points(dist: WinDistribution) -> tuple[list[float], list[float]]:
+def distribution_points(dist: WinLaw) -> tuple[list[float], list[float]]:
     """Wins in multiples of the total bet and their probabilities.
 
     Examples
     --------
-    >>> from mathkit.laws.distribution import WinDistribution
-    >>> distribution_points(WinDistribution.from_counts([0, 10, 30], [5, 3, 2], unit=10))
+    >>> from mathkit.laws.law import WinLaw
+    >>> distribution_points(WinLaw.from_counts([0, 10, 30], [5, 3, 2], unit=10))
     ([0.0, 1.0, 3.0], [0.5, 0.3, 0.2])
     """
     x = (np.asarray(dist.values, dtype=np.float64) / float(dist.unit)).tolist()
-    y = np.asarray(dist.probs(), dtype=np.float64).tolist()
+    y = np.asarray(dist.probs, dtype=np.float64).tolist()
     return x, y
 
 
-def win_distribution(dist: WinDistribution, log: bool = True, max_points: int = 400) -> go.Figure:
+def win_distribution(dist: WinLaw, log: bool = True, max_points: int = 400) -> go.Figure:
     """The exceedance curve ``P(win ≥ x)`` against the win ``x`` × total bet, on log axes by default.
 
     A step function read from left to right: how often a play wins at least
@@ -224,13 +224,13 @@ def win_distribution(dist: WinDistribution, log: bool = True, max_points: int = 
 
     Examples
     --------
-    >>> from mathkit.laws.distribution import WinDistribution
-    >>> fig = win_distribution(WinDistribution.from_counts([0, 10, 30], [5, 3, 2], unit=10))
+    >>> from mathkit.laws.law import WinLaw
+    >>> fig = win_distribution(WinLaw.from_counts([0, 10, 30], [5, 3, 2], unit=10))
     >>> fig.data[0].x, fig.data[0].y, fig.layout.yaxis.type
     ((1.0, 3.0), (0.5, 0.2), 'log')
     """
     x, y = exceedance_points(dist, max_points)
-    p0 = float(1 - dist.hit_frequency()) if dist.exact else float(np.asarray(dist.probs())[dist.values == 0].sum())
+    p0 = float(1 - dist.hit_frequency()) if dist.exact else float(np.asarray(dist.probs)[dist.values == 0].sum())
     fig = go.Figure(go.Scatter(x=x, y=y, mode="lines+markers", line={"shape": "hv", "color": PALETTE[3], "width": 2},
                                marker={"size": 4, "color": PALETTE[3]},
                                hovertemplate="P(win ≥ %{x:.4g} × bet) = %{y:.4g}<extra></extra>"))

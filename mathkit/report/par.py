@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from ..errors import ModelError
 from ..exact.base import SpinMaths
-from ..laws.distribution import WinDistribution
+from ..laws.law import WinLaw
 from ..laws.mixture import MixedLaw, RoundPart, RouteSample, mix
 from ..laws.provenance import FeatureSection, Figure, Method
 from ..laws.stage import Level, Outcome
@@ -156,7 +156,7 @@ class ParSheet(RoundSheet):
     max_win: Figure
     max_win_probability: Figure
     tails: dict[int, Figure]
-    distribution: WinDistribution
+    distribution: WinLaw
 
 
 def symbol_counts(game: Game) -> dict[str, tuple[tuple[str, tuple[int, ...]], ...]]:
@@ -219,7 +219,7 @@ def _figure(x: Fraction | float, method: Method) -> Figure:
     return Figure.of(x, method)
 
 
-def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinDistribution:
+def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinLaw:
     """The distribution of a whole round: the base spin's exact counts when nothing else plays, else the composed one.
 
     Transforms (the cap) act on it in order.
@@ -230,18 +230,18 @@ def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinDistribution:
     else:
         d = analysis.uncapped.dist
         assert d is not None
-        play = WinDistribution.from_probs(d.values, d.probs, unit=analysis.total_bet, method="markov",
+        play = WinLaw.from_probs(d.values, d.probs, unit=analysis.total_bet, method="markov",
                                           lost_mass=d.lost_mass)
     for block in transforms(analysis.game):
         play = block.apply(engine, play)
     return play
 
 
-def session_section(play: WinDistribution, bankroll: int = SESSION_BANKROLL, spins: int = SESSION_SPINS) -> FeatureSection:
+def session_section(play: WinLaw, bankroll: int = SESSION_BANKROLL, spins: int = SESSION_SPINS) -> FeatureSection:
     """The sessions section: ``spins`` spins from ``bankroll`` × bet on the whole-play law ``play`` (gamble not played)."""
     from ..chains.markov.session import solve_session  # here: a sheet without sessions needs none of its kernels
 
-    law = solve_session(play.values, play.probs(), bet=play.unit, bankroll=bankroll * play.unit, spins=spins,
+    law = solve_session(play.values, play.probs, bet=play.unit, bankroll=bankroll * play.unit, spins=spins,
                         lost_mass=play.lost_mass, method=play.method)
     return law.section(f"Sessions (bankroll {bankroll:,}× bet, up to {spins:,} spins)",
                        "each spin pays a whole play (features and cap included); the gamble is not played")

@@ -36,6 +36,7 @@ from ..errors import ModelError, located
 from ..exact.pairs import PairTables, SplitTables
 from ..features.base import Block, FeatureStats, modified
 from ..laws.convolve import Mixing, convolve, mix
+from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Method, weakest
 from ..laws.stage import (
     Branch,
@@ -48,7 +49,6 @@ from ..laws.stage import (
     Number,
     Outcome,
     Overlay,
-    PlayLaw,
     Precision,
     Spin,
     SpinModel,
@@ -71,7 +71,7 @@ LEVELS: tuple[Level, ...] = ("mean", "moments", "distribution")
 OVERLAY_ENUMERATIONS = 64
 """At the distribution level, an overlay with more placements than this (one enumeration of the spin each)
 is left to the simulator (an :class:`~mathkit.laws.stage.Uncovered` variant) when its moments come without them."""
-NOTHING = PlayLaw(np.zeros(0, np.int64), np.zeros(0))
+NOTHING = WinLaw(np.zeros(0, np.int64), np.zeros(0))
 """The empty sub-distribution: every round of the part is uncovered."""
 
 
@@ -224,7 +224,7 @@ def _merge(branches: Sequence[Branch], level: Level) -> Branch:
     gone: tuple[Uncovered, ...] = ()
     if level == "distribution":
         d = mix([(float(b.p / p), b.dist) for b in branches if b.dist is not None])
-        dist = PlayLaw(d.values, d.probs, d.lost_mass)
+        dist = WinLaw(d.values, d.probs, d.lost_mass)
         gone = _gather([u for b in branches for u in _scaled(b.uncovered, b.p / p)])
     return Branch(p, mean, m2, dist, top, tail, gone)
 
@@ -323,10 +323,10 @@ def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
             assert o.m2 is not None
             m2 = m2 + o.m2 + 2 * run * o.mean
             run = run + o.mean
-    dist: PlayLaw | None = None
+    dist: WinLaw | None = None
     gone: tuple[Uncovered, ...] = ()
     if level == "distribution":
-        dist = PlayLaw.point(0)
+        dist = WinLaw.point(0)
         done: Number = Fraction(0)
         for o in outcomes:
             assert o.dist is not None

@@ -30,6 +30,7 @@ from ..exact.components import forced_line_credits, spin_rtp
 from ..exact.cycle import JointCounts, joint_counts
 from ..exact.pairs import PairTables, SplitTables, pair_tables, split_tables
 from ..features.base import Block
+from ..laws.law import merge
 from ..laws.stage import JointLaw, LineTable, Overlay, Precision, Spin, SpinModel, cell_bits
 from ..model.bounds import spin_tops
 from ..model.game import Game
@@ -292,9 +293,8 @@ class Engine:
             codes.append(code)
             counts.append(jc.counts)
         n_codes = int(np.prod(sizes)) if kept else 1
-        keys, inv = np.unique(np.concatenate(wins) * n_codes + np.concatenate(codes), return_inverse=True)
-        total = np.zeros(len(keys), dtype=np.int64)
-        np.add.at(total, inv.reshape(-1), np.concatenate(counts))
+        keys, total, _ = merge(np.concatenate(wins) * n_codes + np.concatenate(codes),
+                               np.concatenate(counts).astype(np.int64))
         return JointCounts(keys // n_codes, keys % n_codes, total, kept, radix, sizes, st.cycle, threads)
 
     def constant(self, model: SpinModel, digit: str) -> int | None:
@@ -508,9 +508,7 @@ class Engine:
         counts = np.concatenate([j.counts * w for w, j in parts])
         names = tuple(parts[0][1].digits)
         keys = np.stack([wins, *(np.concatenate([j.digits[d] for _, j in parts]) for d in names)], axis=1)
-        uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-        c = np.zeros(len(uniq), dtype=np.int64)
-        np.add.at(c, inv.reshape(-1), counts)
+        uniq, c, _ = merge(keys, counts.astype(np.int64), axis=0)
         return JointLaw(uniq[:, 0].copy(), {d: uniq[:, 1 + i].copy() for i, d in enumerate(names)}, c,
                         parts[0][1].cycle * o.total, self._total_bet)
 

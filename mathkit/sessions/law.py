@@ -22,6 +22,7 @@ import numpy.typing as npt
 from ..chains.ladder import Always, Never, Strategy, UntilTarget
 from ..errors import ModelError
 from ..features.gamble import Gamble, ladder_arrays
+from ..laws.law import merge
 from ..laws.provenance import Method, weakest
 from ..model.amounts import AMOUNT, credits
 from ..model.game import Game
@@ -83,9 +84,7 @@ def _gambled(game: Game, values: IntArray, probs: FloatArray, plan: Strategy) ->
     win = float(p) ** k.astype(np.float64)
     allv = np.concatenate([up, np.zeros(len(values), dtype=np.int64)])
     allp = np.concatenate([probs * win, probs * (1.0 - win)])
-    uniq, inv = np.unique(allv, return_inverse=True)
-    out = np.zeros(len(uniq))
-    np.add.at(out, inv.reshape(-1), allp)
+    uniq, out, _ = merge(allv, allp)
     keep = out > 0
     return uniq[keep], out[keep]
 
@@ -131,4 +130,4 @@ def with_strategy(game: Game, play: SessionPlay, gamble: Strategy) -> SessionPla
 def from_par(par: ParSheet, gamble: Strategy | None = None) -> SessionPlay:
     """The same law read from a PAR sheet's whole-play distribution (no second analysis)."""
     d = par.distribution
-    return _play(par.game, par.reels, par.total_bet, d.values, d.probs(), d.lost_mass, d.method, gamble or Never())
+    return _play(par.game, par.reels, par.total_bet, d.values, d.probs, d.lost_mass, d.method, gamble or Never())

@@ -34,7 +34,7 @@ from plotly.subplots import make_subplots
 
 from .. import plots
 from ..errors import UsageError
-from ..laws.distribution import WinDistribution
+from ..laws.law import WinLaw
 from ..laws.volatility import exceedance_points
 from ..model.game import Game
 from ..report.par import ParSheet, Z
@@ -110,7 +110,7 @@ def dashboard(panels: Mapping[str, go.Figure]) -> tuple[go.Figure, dict[str, lis
 def _waiting(rtp: float) -> dict[str, go.Figure]:
     """The distribution and range panels before the PAR sheet: their traces, empty (a rebuild of a figure a
     browser already shows breaks plotly's view, so every trace exists from the start)."""
-    curve = plots.win_distribution(WinDistribution.from_counts([0], [1]))
+    curve = plots.win_distribution(WinLaw.from_counts([0], [1]))
     spread = plots.rtp_range(cast(Any, SimpleNamespace(rtp=rtp, volatility_index={k: 0.0 for k in Z})))
     for fig in (curve, spread):
         fig.layout.title.text = "… computing"

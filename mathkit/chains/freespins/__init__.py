@@ -32,9 +32,9 @@ Two routes to the answers, which agree where both run (see the tests)
   total win is a sum of convolution powers (one FFT, :func:`play_distribution`).
 """
 
-# ``name as name``: names outside __all__, still importable from mathkit.chains.freespins (PlayLaw: by mathkit.features).
+# ``name as name``: names outside __all__, still importable from mathkit.chains.freespins (WinLaw: by mathkit.features).
 from .chain import FreeSpinChain
-from .distribution import PlayLaw as PlayLaw
+from .distribution import WinLaw as WinLaw
 from .distribution import feature_distribution, play_distribution
 from .fast import expected_spins_limited
 from .laws import FloatArray as FloatArray

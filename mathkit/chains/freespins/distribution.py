@@ -18,12 +18,12 @@ from scipy import fft as sfft
 
 from ...errors import LimitError, ModelError
 from ...laws.convolve import clean, convolve, mix
-from ...laws.stage import PlayLaw
+from ...laws.law import WinLaw
 from ...model.bounds import MAX_WIN, check_cost
 from .chain import FreeSpinChain
 from .laws import SpinLaw
 
-__all__ = ["PlayLaw", "feature_distribution", "play_distribution"]
+__all__ = ["WinLaw", "feature_distribution", "play_distribution"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -93,7 +93,7 @@ def _reach(law: SpinLaw, terms: list[tuple[Fraction, dict[int, int], int]], top:
     return (hi * g, math.exp(bound(hi * g)) / (hi * g)) if hi * g <= top else (top, 0.0)
 
 
-def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, max_size: int = 1 << 25) -> PlayLaw:
+def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, max_size: int = 1 << 25) -> WinLaw:
     """Distribution of the feature's total win (credits) from ``n`` spins at level 0.
 
     One level, no spin limit: Kemperman's length law (at most ``tol`` of probability
@@ -112,10 +112,9 @@ def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, ma
     ([0, 10, 20], [0.25, 0.5, 0.25])
     """
     if n <= 0:
-        return PlayLaw.point(0)
+        return WinLaw.point(0)
     if not chain.closed_form:
-        rd = chain.reward_chain(n).total_reward_distribution(chain.start(n), tol=tol)
-        return PlayLaw(rd.values, rd.probs, rd.lost_mass)
+        return chain.reward_chain(n).total_reward_distribution(chain.start(n), tol=tol)
     law = chain.laws[0]
     g = int(np.gcd.reduce(law.wins)) or 1
     terms = chain.length_law(n, Fraction(tol))
@@ -166,11 +165,11 @@ def feature_distribution(chain: FreeSpinChain, n: int, *, tol: float = 1e-13, ma
         f_n += np.multiply(term, float(prob), out=scaled)  # the same operations as f_n += prob · term
         mass += prob
     out = clean(np.asarray(sfft.irfft(f_n, size), dtype=np.float64), g, 0, float(mass))
-    return PlayLaw(out.values, out.probs, out.lost_mass + float(1 - mass) + wrapped)
+    return WinLaw(out.values, out.probs, out.lost_mass + float(1 - mass) + wrapped)
 
 
 def play_distribution(trigger: SpinLaw, chain: FreeSpinChain, *, tol: float = 1e-13,
-                      max_size: int = 1 << 25) -> tuple[PlayLaw, PlayLaw]:
+                      max_size: int = 1 << 25) -> tuple[WinLaw, WinLaw]:
     """Distribution of a whole play's win (base spin + feature) and of the feature's win when triggered.
 
     For each number of spins awarded ``n``: the base spin's win given ``n`` (from
@@ -179,12 +178,12 @@ def play_distribution(trigger: SpinLaw, chain: FreeSpinChain, *, tol: float = 1e
     """
     starts = {a: g for (a, _), g in trigger.groups.items()}
     p_trig = Fraction(sum(g[0] for a, g in starts.items() if a > 0), trigger.cycle)
-    parts: list[tuple[float, PlayLaw]] = []
-    feats: list[tuple[float, PlayLaw]] = []
+    parts: list[tuple[float, WinLaw]] = []
+    feats: list[tuple[float, WinLaw]] = []
     for n, (w, _, _) in sorted(starts.items()):
         bv, bp = trigger.probs(n)
         p_n = Fraction(w, trigger.cycle)
-        base = PlayLaw(bv, bp / float(p_n))
+        base = WinLaw(bv, bp / float(p_n))
         if n == 0:
             parts.append((float(p_n), base))
             continue

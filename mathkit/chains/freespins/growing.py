@@ -45,8 +45,9 @@ from scipy.linalg import solve_banded
 
 from ...errors import ModelError
 from ...laws.convolve import MAX_GRID, clean
+from ...laws.law import WinLaw
 from ...laws.provenance import Method
-from ...laws.stage import Branch, Number, PlayLaw
+from ...laws.stage import Branch, Number
 from ..markov import geometric_check
 
 __all__ = ["ChainFigures", "GrowingChain", "HeightGame"]
@@ -308,7 +309,7 @@ class GrowingChain:
 
     # --- the distribution ---------------------------------------------------------------
     def distributions(self, entries: Sequence[tuple[int, int]], *, tol: float = 1e-13,
-                      max_size: int = 1 << 24) -> dict[tuple[int, int], PlayLaw]:
+                      max_size: int = 1 << 24) -> dict[tuple[int, int], WinLaw]:
         """The law of the feature's win (credits) from each entry ``(games, height)``: one FFT each."""
         laws = {(h, a): b.dist for h in self.heights for a, b in self.games[h].by_added.items() if b.p}
         if any(d is None for d in laws.values()):
@@ -357,8 +358,8 @@ class GrowingChain:
                 return out
             n_grid = sfft.next_fast_len(2 * n_grid, real=True)
 
-    def _on_grid(self, laws: Mapping[tuple[int, int], PlayLaw | None], entries: Sequence[tuple[int, int]],
-                 g: int, n_grid: int, size: int, where: npt.NDArray[np.int64]) -> dict[tuple[int, int], PlayLaw]:
+    def _on_grid(self, laws: Mapping[tuple[int, int], WinLaw | None], entries: Sequence[tuple[int, int]],
+                 g: int, n_grid: int, size: int, where: npt.NDArray[np.int64]) -> dict[tuple[int, int], WinLaw]:
         """The laws from each entry by one FFT on ``n_grid`` points of width ``g``."""
         index = {h: i for i, h in enumerate(self.heights)}
         grow = np.array([[float(self.g(h, x)) for x in self.heights] for h in self.heights])
@@ -375,7 +376,7 @@ class GrowingChain:
             mass = float(phi[0, e].real)
             dense = np.asarray(sfft.irfft(phi[:, e], n_grid), dtype=np.float64)
             law = clean(dense, g, 0, mass)
-            out[entry] = PlayLaw(law.values, law.probs, law.lost_mass + max(1.0 - mass, 0.0))
+            out[entry] = WinLaw(law.values, law.probs, law.lost_mass + max(1.0 - mass, 0.0))
         return out
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...errors import ModelError
+from ...laws.law import merge
 
 __all__ = ["Key", "SpinLaw", "retrigger_rule"]
 
@@ -55,9 +56,7 @@ class SpinLaw:
         if not (len(w) == len(a) == len(c) == len(lv)) or (c < 0).any() or (w < 0).any() or (a < 0).any():
             msg = "a spin law needs equally many non-negative wins, added spins and weights"
             raise ModelError(msg)
-        keys, inv = np.unique(np.stack([a, lv, w]), axis=1, return_inverse=True)
-        merged = np.zeros(keys.shape[1], dtype=np.int64)
-        np.add.at(merged, inv.reshape(-1), c)
+        keys, merged, _ = merge(np.stack([a, lv, w]), c, axis=1)
         keep = merged > 0
         cycle = sum(merged.tolist())
         if cycle == 0:

@@ -26,7 +26,7 @@ A spin that pays 0 or 10 credits with probability 1/2 each, then ends:
 
 # ``name as name``: type aliases outside __all__, still importable from mathkit.chains.markov.
 from .chain import RewardChain
-from .distribution import FFT_MIN_SUPPORT, RewardDistribution
+from .distribution import FFT_MIN_SUPPORT
 from .distribution import FloatArray as FloatArray
 from .distribution import IntArray as IntArray
 from .solve import ABSORB, EXACT_MAX_STATES, ExactLU, exact_lu, geometric_check, never_ending
@@ -38,7 +38,6 @@ __all__ = [
     "FFT_MIN_SUPPORT",
     "ExactLU",
     "RewardChain",
-    "RewardDistribution",
     "exact_lu",
     "geometric_check",
     "never_ending",

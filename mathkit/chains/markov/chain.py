@@ -20,7 +20,8 @@ from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
 from ...errors import ModelError
-from .distribution import Kernels, RewardDistribution, propagate_rewards, reward_kernels
+from ...laws.law import WinLaw
+from .distribution import Kernels, propagate_rewards, reward_kernels
 from .solve import ABSORB, EXACT_MAX_STATES, ExactLU, Outcome, exact_lu, never_ending
 
 __all__ = ["RewardChain"]
@@ -329,8 +330,8 @@ class RewardChain:
 
     def total_reward_distribution(
         self, start: Hashable, *, tol: float = 1e-12, max_steps: int = 100_000
-    ) -> RewardDistribution:
-        """The distribution of the total reward from ``start``, in float64.
+    ) -> WinLaw:
+        """The distribution of the total reward from ``start``, in float64 (``lost_mass``: the mass still inside).
 
         The joint mass of (state, reward so far) is pushed forward one step at a
         time (per state a dense array over rewards, convolved with that state's
@@ -348,8 +349,19 @@ class RewardChain:
         --------
         >>> chain = RewardChain.from_outcomes(["spin"], [[(2, ABSORB, 3), (0, 0, 1)]])
         >>> d = chain.total_reward_distribution("spin", tol=1e-9)
-        >>> d.values.tolist(), d.lost_mass < 1e-9, d.steps
-        ([2], True, 15)
+        >>> d.values.tolist(), d.lost_mass < 1e-9
+        ([2], True)
+        """
+        return self.propagate(start, tol=tol, max_steps=max_steps)[0]
+
+    def propagate(self, start: Hashable, *, tol: float = 1e-12, max_steps: int = 100_000) -> tuple[WinLaw, int]:
+        """:meth:`total_reward_distribution` and the steps it propagated.
+
+        Examples
+        --------
+        >>> chain = RewardChain.from_outcomes(["spin"], [[(2, ABSORB, 3), (0, 0, 1)]])
+        >>> chain.propagate("spin", tol=1e-9)[1]
+        15
         """
         if not 0 <= tol < 1:
             msg = f"tol must be in [0, 1), got {tol}"

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from ...errors import ModelError
+from ...laws.law import WinLaw
 from ...model.bounds import check_cost, limits
 from .solve import ABSORB, Outcome
 
-__all__ = ["FFT_MIN_SUPPORT", "Kernels", "RewardDistribution", "propagate_rewards", "reward_kernels"]
+__all__ = ["FFT_MIN_SUPPORT", "Kernels", "propagate_rewards", "reward_kernels"]
 
 FFT_MIN_SUPPORT: Final = 512
 """Convolutions use an FFT only when both supports are at least this long."""
@@ -60,33 +60,6 @@ def _add(acc: tuple[int, FloatArray] | None, off: int, arr: FloatArray) -> tuple
     return lo, out
 
 
-@dataclass(frozen=True, eq=False)
-class RewardDistribution:
-    """The distribution of a chain's total reward (see :meth:`~mathkit.chains.markov.RewardChain.total_reward_distribution`).
-
-    Attributes
-    ----------
-    values
-        Total rewards with positive probability, increasing.
-    probs
-        Their probabilities.
-    lost_mass
-        Probability still inside the chain when the propagation stopped (at most ``tol``).
-    steps
-        Steps propagated.
-    """
-
-    values: IntArray
-    probs: FloatArray
-    lost_mass: float
-    steps: int
-
-    @property
-    def mean(self) -> float:
-        """Mean of the computed part (``lost_mass`` left out)."""
-        return float(np.dot(self.values.astype(np.float64), self.probs))
-
-
 def reward_kernels(outcomes: Sequence[Sequence[Outcome]]) -> Kernels:
     """Per state, per next state: ``(next, min reward, dense reward probabilities)``."""
     grouped = []
@@ -114,8 +87,10 @@ def reward_kernels(outcomes: Sequence[Sequence[Outcome]]) -> Kernels:
 
 def propagate_rewards(
     kernels: Kernels, start: int, label: Hashable, *, tol: float, max_steps: int
-) -> RewardDistribution:
-    """The distribution of the total reward from state index ``start`` (labelled ``label``), in float64.
+) -> tuple[WinLaw, int]:
+    """The distribution of the total reward from state index ``start`` (labelled ``label``), in float64, and the steps propagated.
+
+    The law's ``lost_mass`` is the probability still inside the chain when the propagation stopped (at most ``tol``).
 
     See :meth:`mathkit.chains.markov.RewardChain.total_reward_distribution`, which checks
     ``tol`` and calls this with its :func:`reward_kernels`.
@@ -164,4 +139,4 @@ def propagate_rewards(
         raise ModelError(msg)
     off, arr = done if done is not None else (0, np.zeros(0))
     nz = np.flatnonzero(arr > 0)
-    return RewardDistribution((off + nz).astype(np.int64), arr[nz], remaining, step)
+    return WinLaw((off + nz).astype(np.int64), arr[nz], remaining), step

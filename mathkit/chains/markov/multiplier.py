@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ...errors import ModelError
 from ...laws.convolve import MAX_GRID, clean
-from ...laws.stage import PlayLaw
+from ...laws.law import WinLaw
 
 __all__ = ["MultiplierLattice", "multiplier_distribution"]
 
@@ -108,12 +108,12 @@ class MultiplierLattice:
             self._spectra[(k, m)] = np.asarray(self._fft.rfft(self.dense(k, m), self.size))
         return self._spectra[(k, m)]
 
-    def law(self, spins: int, start: int) -> PlayLaw:
+    def law(self, spins: int, start: int) -> WinLaw:
         """The law of ``spins`` spins from multiplier ``start`` (the round-off floor zeroed, its mass lost)."""
         return clean(self.dense(spins, start), self.g, 0, 1.0)
 
 
-def multiplier_distribution(joint: Joint, spins: int, start: int, step: int, top: int, hi: int | None) -> PlayLaw:
+def multiplier_distribution(joint: Joint, spins: int, start: int, step: int, top: int, hi: int | None) -> WinLaw:
     """The law of ``spins`` multiplier free spins from ``start``: exact for wins up to ``hi`` (``None``: all).
 
     Examples

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from ...laws.law import merge
 from ...spin.stops import StopTables
 
 __all__ = ["FinishTables", "alphabets", "bases", "key_histogram", "line_codes", "settled_heads", "split_point",
@@ -141,7 +142,5 @@ def bases(finc: IntArray, a_mid: int) -> tuple[IntArray, BoolArray]:
 
 def key_histogram(keys: IntArray, weights: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     """Distinct keys, the index of each element's key, and the weight of each distinct key."""
-    uniq, inv = np.unique(keys, return_inverse=True)
-    hist = np.zeros(len(uniq), dtype=np.int64)
-    np.add.at(hist, inv.reshape(-1), weights)
-    return uniq.astype(np.int64), inv.reshape(-1).astype(np.int64), hist
+    uniq, hist, inv = merge(keys, np.asarray(weights, dtype=np.int64))
+    return uniq.astype(np.int64), inv.astype(np.int64), hist

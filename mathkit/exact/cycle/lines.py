@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...errors import ModelError
+from ...laws.law import merge
 from ...model.bounds import check_cost, enumeration_cost
 from ...spin.stops import StopTables
 from ...spin.tables import PayTables
@@ -93,7 +94,5 @@ def _one_reel(t: PayTables, st: StopTables) -> JointCounts:
     keys = np.array([K.window_line_total(col[None, :], t.lines, t.match, t.pay, t.own, t.mult) for col in cols],
                     dtype=np.int64).reshape(-1) + st.extra[0]
     keys = keys * n_codes + st.codes(0)
-    uniq, inv = np.unique(keys, return_inverse=True)
-    counts = np.zeros(len(uniq), dtype=np.int64)
-    np.add.at(counts, inv.reshape(-1), st.weights[0])
+    uniq, counts, _ = merge(keys, st.weights[0].astype(np.int64))
     return JointCounts(uniq // n_codes, uniq % n_codes, counts, st.digits, st.radix, st.sizes, st.cycle, 1)
