@@ -105,7 +105,7 @@ def test_exact_and_float_agree(chain: RewardChain) -> None:
     var_exact = float(chain.reward_variance("s0", exact=True))
     assert chain.reward_variance("s0", exact=False) == pytest.approx(var_exact, rel=1e-7, abs=1e-9)
     dist = chain.total_reward_distribution("s0", tol=1e-13)
-    assert dist.mean == pytest.approx(float(exact_v[0]), rel=1e-9, abs=1e-9)
+    assert dist.mean() == pytest.approx(float(exact_v[0]), rel=1e-9, abs=1e-9)
 
 
 def test_state_that_never_ends_is_refused() -> None:

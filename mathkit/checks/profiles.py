@@ -16,7 +16,6 @@ from ..exact.components import component_rtp
 from ..model.game import Game
 from ..report.sensitivity import exact_rtp
 from ..round import RoundAnalysis, analyse
-from ..round.compose import as_block
 
 __all__ = ["INT64", "MINOR_UNITS", "PROFILES", "TOLERANCE", "Check", "Profile"]
 
@@ -101,7 +100,7 @@ class _Ctx:
     @property
     def capped(self) -> bool:
         """Whether a transform limits a round's win (a cap)."""
-        return any(as_block(f).round_limit(self.analysis().engine) is not None for f in self.game.features)
+        return self.analysis().limit is not None
 
     def components(self, game: Game, reels: str) -> Any:
         return self.once(f"comp:{reels}:{game.bet.coins[0]}", lambda: component_rtp(game, reels))

@@ -58,7 +58,7 @@ if TYPE_CHECKING:  # the tables come through the Context: blocks never build the
     from ..exact.pairs import PairTables, SplitTables
     from ..play.vocabulary import SimTable, Stake  # the simulator's vocabulary: only blocks that are played import it
 
-__all__ = ["Block", "Context", "FeatureStats", "Finding", "MaxWin", "RoundContext", "Termination", "check_reels", "modified"]
+__all__ = ["Block", "Context", "FeatureStats", "Finding", "Limit", "MaxWin", "RoundContext", "Termination", "check_reels", "modified"]
 
 T = TypeVar("T")
 
@@ -168,7 +168,8 @@ class Context(Protocol):
 
 @runtime_checkable
 class RoundContext(Context, Protocol):
-    """The context the round composer hands a block: the exact engine, and spins played as the round plays them."""
+    """The context the round composer hands a block: the exact engine (:class:`mathkit.round.Engine`) with the
+    composer's ``play_spin`` (spins played as the round plays them) handed to it."""
 
     def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
                   exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
@@ -231,6 +232,26 @@ class FeatureStats:
     def p_enter(self) -> Number:
         """P(a round plays this feature)."""
         return sum(self.entries.values(), Fraction(0))
+
+
+@dataclass(frozen=True, eq=False)
+class Limit:
+    """What a transform's limit on a round's win (the cap) comes to in one analysis.
+
+    ``credits`` is the limit; ``p`` P(a round reaches it) before the transform (``None`` where the
+    analysis cannot tell), an upper bound only when ``p_is_bound``; ``reachable`` whether any
+    round may reach it (no bound on the round's win keeps it below).  ``tail_bound()`` gives
+    ``(P(Y ≥ limit) bound, E[(Y − limit)⁺] bound)`` from the round's proven tail bound (``None``
+    without one), ``m2_gap()`` a bound on ``E[Y²] − E[min(Y, limit)²]`` (``inf`` without one): both
+    computed when asked (they evaluate the tail at new thresholds).
+    """
+
+    credits: Fraction
+    p: Figure | None
+    p_is_bound: bool
+    reachable: bool
+    tail_bound: Callable[[], tuple[float, float] | None]
+    m2_gap: Callable[[], float]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -336,17 +357,13 @@ class Block(Feature):
         """The round's outcome after this transform (the gamble leaves it as it is)."""
         return outcome
 
-    def apply(self, ctx: Context, dist: WinLaw) -> WinLaw:
-        """The round's win distribution after this transform (exact counts stay exact)."""
-        return dist
-
     def round_limit(self, ctx: Context) -> Fraction | None:
         """The most a round pays after this transform, in credits (a cap); ``None`` when it sets none."""
         return None
 
-    def limit_reached(self, ctx: Context, stats: FeatureStats) -> tuple[Figure, bool] | None:
-        """P(a round reaches :meth:`round_limit`) from the analysis' ``stats`` of this block, and whether
-        that figure is an upper bound only; ``None`` where the block sets no limit or the analysis cannot tell."""
+    def limit_effect(self, ctx: Context, before: Outcome, law: WinLaw | None) -> Limit | None:
+        """What :meth:`round_limit` comes to for the round ``before`` this transform (``law``: the whole
+        round's law after every transform, when the analysis has it); ``None`` when the block sets no limit."""
         return None
 
     def level_needed(self, ctx: Context, outcome: Outcome) -> Level:

@@ -20,6 +20,7 @@ distribution (tagged as that distribution is).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -35,9 +36,9 @@ from ..model.bounds import check_win, largest_bet
 from ..model.fields import check_keys, fraction, integer
 from ..model.game import Game, Role
 from ..play.vocabulary import RoundCap, Stake
-from .base import Block, Context, FeatureStats, Finding
+from .base import Block, Context, FeatureStats, Finding, Limit
 
-__all__ = ["NEGLIGIBLE", "Cap"]
+__all__ = ["NEGLIGIBLE", "Cap", "m2_gap"]
 
 NEGLIGIBLE = 1e-9
 """A cap effect proven below this many × the total bet is reported as a bound, not computed."""
@@ -126,9 +127,6 @@ class Cap(Block):
     def round_limit(self, ctx: Context) -> Fraction | None:
         return self.credits(ctx.total_bet, ctx.coins)
 
-    def apply(self, ctx: Context, dist: WinLaw) -> WinLaw:
-        return dist.capped(self.whole_credits(ctx))
-
     def level_needed(self, ctx: Context, outcome: Outcome) -> Level:
         """The distribution, unless a bound on the round's win (or on its tail) proves the cap never or negligibly reached."""
         bounded = outcome.max_win is not None and outcome.max_win <= self.credits(ctx.total_bet, ctx.coins)
@@ -209,12 +207,13 @@ class Cap(Block):
                      else "not disclosed: state the cap in the description or a [[readings]] entry"))
         return (Finding("cap", bool(applied and disclosed), detail),)
 
-    def limit_reached(self, ctx: Context, stats: FeatureStats) -> tuple[Figure, bool] | None:
-        """``(P(round reaches the cap), is a bound)``: 0 under a max win, the tail's bound, or from the distribution."""
-        before = stats.extra.get("before")
-        if not isinstance(before, Outcome):
-            return None
+    def _reached(self, ctx: Context, before: Outcome, law: WinLaw | None) -> tuple[Figure, bool] | None:
+        """``(P(round reaches the cap), is a bound)``: 0 under a max win, from the whole round's law ``law``
+        (exact where it is), the tail's bound, or from the round's float distribution before the cap."""
         cap = self.credits(ctx.total_bet, ctx.coins)
+        if law is not None:
+            return (Figure.of(law.sf(float(cap)), law.method) if law.max_win >= cap
+                    else Figure.of(Fraction(0), "exact")), False
         if before.max_win is not None and before.max_win <= cap:
             return Figure.of(Fraction(0)), False
         if before.dist is None:
@@ -223,13 +222,25 @@ class Cap(Block):
         p = float(before.dist.probs[before.dist.values >= float(cap)].sum())
         return Figure(p, weakest(before.method, "markov")), False
 
+    def limit_effect(self, ctx: Context, before: Outcome, law: WinLaw | None) -> Limit:
+        cap = self.credits(ctx.total_bet, ctx.coins)
+        whole = int(cap)
+        reached = self._reached(ctx, before, law)
+
+        def tail_bound() -> tuple[float, float] | None:
+            return None if before.tail is None else (before.tail(whole - 1)[1], before.tail(float(whole))[0])
+
+        return Limit(cap, reached[0] if reached else None, bool(reached and reached[1]),
+                     before.max_win is None or before.max_win >= whole, tail_bound,
+                     lambda: m2_gap(before, float(cap)))
+
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
         bet = ctx.total_bet
         before = stats.extra.get("before")
         after = stats.extra.get("after")
         cap = self.credits(bet, ctx.coins)
         figures: list[tuple[str, Figure]] = [("cap (× bet)", Figure.of(cap / bet)), ("cap (credits)", Figure.of(cap))]
-        reached = self.limit_reached(ctx, stats)
+        reached = self._reached(ctx, before, None) if isinstance(before, Outcome) else None
         if isinstance(before, Outcome) and isinstance(after, Outcome) and reached is not None:
             p_cap, is_bound = reached
             loss = after.components.get(self.component, 0)
@@ -260,3 +271,33 @@ class Cap(Block):
     def sim_table(self, game: Game, stake: Stake) -> RoundCap:
         """The whole round's win paid at most the cap, in credits at the stake."""
         return RoundCap(self.credits(stake.total_bet, stake.coins))
+
+
+def m2_gap(outcome: Outcome, cap: float) -> float:
+    """A bound of ``E[Y²] − E[min(Y, c)²] = 2c·E[(Y − c)⁺] + ∫_c^∞ 2(t − c)·P(Y > t) dt`` from the round's tail bound.
+
+    ``P(Y > t)`` is bounded on a geometric grid and taken at each step's left end; ``inf`` when the
+    round has no tail bound or the bound has not vanished by ``10⁶ × c``.
+
+    Examples
+    --------
+    A round that pays 1,000 with probability 1/100 (else 0), capped at 500: the gap is
+    ``(1000² − 500²) / 100 = 7,500``; the bound from its tail ``P(Y > t) ≤ [t < 1000]/100`` is above it.
+
+    >>> from mathkit.laws.stage import tail_of
+    >>> o = Outcome(Fraction(10), {}, "exact", tail=lambda t: (0.0, 0.0) if t >= 1000 else ((1000 - t) / 100, 0.01))
+    >>> 7500 <= m2_gap(o, 500.0) < 7700
+    True
+    """
+    if outcome.tail is None:
+        return math.inf
+    b0, _ = outcome.tail(cap)
+    total = 2 * cap * b0
+    t, step = cap, cap / 64
+    while t < 1e6 * cap:
+        _, q = outcome.tail(t)
+        if q < 1e-300:
+            return total
+        total += 2 * (t + step - cap) * step * q
+        t, step = t + step, step * 1.25
+    return math.inf

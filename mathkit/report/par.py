@@ -29,10 +29,10 @@ from ..exact.base import SpinMaths
 from ..laws.law import WinLaw
 from ..laws.mixture import MixedLaw, RoundPart, RouteSample, mix
 from ..laws.provenance import FeatureSection, Figure, Method
-from ..laws.stage import Level, Outcome
+from ..laws.stage import Level
 from ..model.game import Game
 from ..round import RoundAnalysis, analyse
-from ..round.compose import as_block, transforms
+from ..round.compose import as_block
 from .simfigures import entry_figures
 
 __all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
@@ -219,24 +219,6 @@ def _figure(x: Fraction | float, method: Method) -> Figure:
     return Figure.of(x, method)
 
 
-def _play(analysis: RoundAnalysis, base: SpinMaths) -> WinLaw:
-    """The distribution of a whole round: the base spin's exact counts when nothing else plays, else the composed one.
-
-    Transforms (the cap) act on it in order.
-    """
-    engine = analysis.engine
-    if not analysis.triggered and not analysis.game.features_of("modifier"):
-        play = base.win_distribution
-    else:
-        d = analysis.uncapped.dist
-        assert d is not None
-        play = WinLaw.from_probs(d.values, d.probs, unit=analysis.total_bet, method="markov",
-                                          lost_mass=d.lost_mass)
-    for block in transforms(analysis.game):
-        play = block.apply(engine, play)
-    return play
-
-
 def session_section(play: WinLaw, bankroll: int = SESSION_BANKROLL, spins: int = SESSION_SPINS) -> FeatureSection:
     """The sessions section: ``spins`` spins from ``bankroll`` × bet on the whole-play law ``play`` (gamble not played)."""
     from ..chains.markov.session import solve_session  # here: a sheet without sessions needs none of its kernels
@@ -308,11 +290,7 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
     base = engine.spin_maths(engine.base_model())
     bet = analysis.total_bet
     components, rtp = _rtp_figures(analysis)
-    cap_fig = None
-    for block in transforms(game):
-        limit = block.round_limit(engine)
-        if limit is not None:
-            cap_fig = Figure.of(limit / bet)
+    cap_fig = None if analysis.limit is None else Figure.of(analysis.limit.credits / bet)
     return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
             "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
             "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
@@ -355,10 +333,6 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
         level = "moments"  # an exact part and uncovered parts: σ from the moments, the distribution mixed
     if analysis is None:
         analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
-    reached = None
-    for block in transforms(game):
-        if block.name in analysis.stats:
-            reached = block.limit_reached(analysis.engine, analysis.stats[block.name]) or reached
     more: dict[str, Any] = {}
     if level == "moments":
         more = _moment_figures(analysis)
@@ -367,8 +341,9 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
         if sampler is not None:
             more["mixed"] = mixed_law(analysis, sampler)
             more["not_computed"] = {}
-    return RoundSheet(**_common(analysis, game), cap_probability=reached[0] if reached else None,
-                      cap_probability_bound=bool(reached and reached[1]), **more)
+    limit = analysis.limit
+    return RoundSheet(**_common(analysis, game), cap_probability=limit.p if limit else None,
+                      cap_probability_bound=bool(limit and limit.p_is_bound), **more)
 
 
 def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
@@ -381,24 +356,18 @@ def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
     """
     before = analysis.uncapped
     bet = analysis.total_bet
-    engine = analysis.engine
-    cap = next((int(lim) for b in transforms(analysis.game) if (lim := b.round_limit(engine)) is not None), None)
-    d = before.dist if analysis.level == "distribution" else None
+    limit = analysis.limit
+    cap = None if limit is None else int(limit.credits)
+    d = analysis.outcome.dist if analysis.level == "distribution" else None  # the covered part, capped
     if d is None:
         exact = RoundPart((), ())
         routes: list[tuple[str, Fraction]] = [(ROUND, Fraction(1))]
     else:
-        merged: dict[int, float] = {}
-        for v, p in zip(d.values.tolist(), d.probs.tolist(), strict=True):
-            w = int(v) if cap is None else min(int(v), cap)
-            merged[w] = merged.get(w, 0.0) + p
-        exact = RoundPart(tuple(merged), tuple(merged.values()), lost_mass=float(d.lost_mass))
+        exact = RoundPart(tuple(d.values.tolist()), tuple(d.probs.tolist()), lost_mass=float(d.lost_mass))
         routes = [(u.route, Fraction(u.probability)) for u in before.uncovered]
     samples = sampler([r for r, _ in routes])
-    bound = None
-    reachable = cap is not None and (before.max_win is None or before.max_win >= cap)
-    if cap is not None and before.tail is not None:
-        bound = (before.tail(cap - 1)[1], before.tail(float(cap))[0])
+    reachable = limit is not None and limit.reachable
+    bound = None if limit is None else limit.tail_bound()
     seeds = {s.seed for s in samples.values()}
     law = mix(exact, routes, samples, bet=bet, cap=cap, cap_bound=bound, cap_reachable=reachable,
               seed=seeds.pop() if len(seeds) == 1 else None, tail=before.tail)
@@ -411,54 +380,20 @@ NOT_COMPUTED = ("not computed exactly: `mathkit par` mixes in sampled parts (--s
 NOT_SAMPLED = "needs its uncovered parts sampled: `mathkit par` samples them (--sample-rounds, --seed)"
 
 
-def _cap_m2_bound(outcome: Outcome, cap: float) -> float:
-    """A bound of ``E[Y²] − E[min(Y, c)²] = 2c·E[(Y − c)⁺] + ∫_c^∞ 2(t − c)·P(Y > t) dt`` from the round's tail bound.
-
-    ``P(Y > t)`` is bounded on a geometric grid and taken at each step's left end; ``inf`` when the
-    round has no tail bound or the bound has not vanished by ``10⁶ × c``.
-    """
-    if outcome.tail is None:
-        return math.inf
-    b0, _ = outcome.tail(cap)
-    total = 2 * cap * b0
-    t, step = cap, cap / 64
-    while t < 1e6 * cap:
-        _, q = outcome.tail(t)
-        if q < 1e-300:
-            return total
-        total += 2 * (t + step - cap) * step * q
-        t, step = t + step, step * 1.25
-    return math.inf
-
-
 def _moment_figures(analysis: RoundAnalysis) -> dict[str, Any]:
     """σ of a round analysed to its second moments, and what such a sheet leaves out.
 
     σ is that of the round before the cap when a tail bound (not the distribution) settles the
     cap: the cap then changes the round's win only with the tiny probability shown as P(cap).
     """
-    bet = analysis.total_bet
-    before = analysis.uncapped
-    after = analysis.outcome
-    src = after if after.m2 is not None and after.method != "markov" else before
-    assert src.m2 is not None
-    var = src.m2 - src.mean * src.mean
-    sd = Figure(math.sqrt(max(float(var), 0.0)) / bet, src.method)
+    sd, gap = analysis.sd
     note = ("σ of the whole round from its exact second moment (every feature's moment recursion; line pairs "
             "for spins with fixed wild cells)")
-    if src is before and transforms(analysis.game):
-        limit = next((b.round_limit(analysis.engine) for b in transforms(analysis.game)
-                      if b.round_limit(analysis.engine) is not None), None)
-        gap = _cap_m2_bound(before, float(limit)) if limit is not None else math.inf
-        if limit is not None and math.isfinite(gap):
-            # |Var − Var_capped| ≤ max(E[Y²] − E[min(Y, c)²], 2·E[Y]·E[(Y − c)⁺]) ≤ max(gap, 2·E[Y]·gap/(2c))
-            dvar = max(gap, float(src.mean) * gap / float(limit))
-            root = math.sqrt(max(float(var), 0.0))
-            dsd = dvar / (root + math.sqrt(max(float(var) - dvar, 0.0))) / bet if root else math.inf
-            note += (f"; with the cap it is the same within {dsd:.2g} × bet (a bound on E[Y² − min(Y, c)²] from the "
-                     "round's Chernoff tail bounds)")
-        else:
-            note += "; before the cap, which a tail bound shows is reached with probability below P(cap) shown"
+    if gap is not None and math.isfinite(gap):
+        note += (f"; with the cap it is the same within {gap:.2g} × bet (a bound on E[Y² − min(Y, c)²] from the "
+                 "round's Chernoff tail bounds)")
+    elif gap is not None:
+        note += "; before the cap, which a tail bound shows is reached with probability below P(cap) shown"
     missing = {k: NOT_COMPUTED for k in ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability",
                                          "p_win_ge")}
     return {"sd_moments": sd, "sd_note": note, "not_computed": missing}
@@ -499,27 +434,18 @@ def _build_par(analysis: RoundAnalysis, *, sessions: bool = False) -> ParSheet:
     """The :class:`ParSheet` of a round analysed to its whole exact distribution."""
     game = analysis.game
     common = _common(analysis, game)
-    base = common["base"]
-    engine = analysis.engine
     bet = analysis.total_bet
-    out = analysis.outcome
     total = common["rtp"].exact if common["rtp"].exact is not None else common["rtp"].value
-    play = _play(analysis, base)
+    play = analysis.law
+    if play is None:
+        msg = f"{game.name}: the PAR sheet needs the round analysed to its distribution"
+        raise ModelError(msg)
     pmeth: Method = play.method
-    if out.m2 is not None:
-        var = out.m2 - out.mean * out.mean
-        sd = math.sqrt(max(float(var), 0.0)) / bet
-        smeth: Method = out.method
-    else:
-        sd, smeth = play.sd_per_bet(), pmeth
-    cap_p = None
-    for block in transforms(game):
-        limit = block.round_limit(engine)
-        if limit is not None:
-            cap_p = _figure(play.sf(float(limit)), pmeth) if play.max_win >= limit else Figure.of(Fraction(0), "exact")
+    sd_fig, _ = analysis.sd
+    sd, smeth = sd_fig.value, sd_fig.method
     return ParSheet(
         **common,
-        cap_probability=cap_p,
+        cap_probability=analysis.limit.p if analysis.limit is not None else None,
         hit_frequency=_figure(play.hit_frequency(), pmeth),
         hit_frequency_bet=_figure(play.sf(bet), pmeth),
         sd=Figure(sd, smeth),

@@ -28,16 +28,16 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import cast
 
 import numpy as np
 
 from ..errors import ModelError, located
-from ..exact.pairs import PairTables, SplitTables
-from ..features.base import Block, FeatureStats, modified
+from ..features.base import Block, FeatureStats, Limit, modified
 from ..laws.convolve import Mixing, convolve, mix
 from ..laws.law import WinLaw
-from ..laws.provenance import FeatureSection, Method, weakest
+from ..laws.provenance import FeatureSection, Figure, Method, weakest
 from ..laws.stage import (
     Branch,
     Drawn,
@@ -45,7 +45,6 @@ from ..laws.stage import (
     Exit,
     JointLaw,
     Level,
-    LineTable,
     Number,
     Outcome,
     Overlay,
@@ -61,9 +60,9 @@ from ..laws.stage import (
     tail_plus,
 )
 from ..model.game import Feature, Game
-from .engine import Engine, T
+from .engine import Engine
 
-__all__ = ["RoundAnalysis", "RoundEngine", "analyse", "as_block", "rtp_breakdown", "transforms"]
+__all__ = ["RoundAnalysis", "analyse", "as_block", "rtp_breakdown", "transforms"]
 
 Node = tuple[str, Entry]
 BASE: Node = ("", None)
@@ -360,7 +359,8 @@ class _Composer:
         self.outcomes: dict[Node, Outcome] = {}
         self._active: set[Node] = set()
         self._plays: dict[Hashable, SpinPlay] = {}
-        self.ctx = RoundEngine(engine, self)
+        self.ctx = engine
+        engine.hand(self.play_spin)
 
     def base_law(self) -> StageLaw:
         # what the engine cannot do for this spin is down to the blocks that shape it
@@ -508,6 +508,12 @@ class RoundAnalysis:
 
     ``outcome`` is the round after every transform (the cap applied, the gamble beside it),
     ``uncapped`` before them; ``sections`` are the blocks' PAR sections in the game's order.
+    ``law`` is the round's win law after the transforms (per unit of total bet: exact counts when
+    the base spin alone makes the round, else float probabilities; a sub-distribution when parts of
+    the round are left to the simulator; ``None`` below the distribution level) and ``law_before``
+    the same before them; ``limit`` what the round limit (the cap) comes to (:class:`~mathkit.features.Limit`:
+    its credits, P(limit) with its bound flag, its tail bounds), ``None`` without one.  :attr:`sd` is σ
+    under the cap with its bound.  The PAR sheet, the checks, sessions and the mixture read these.
     """
 
     game: Game
@@ -518,6 +524,45 @@ class RoundAnalysis:
     base: StageLaw
     stats: Mapping[str, FeatureStats]
     sections: tuple[FeatureSection, ...]
+    law: WinLaw | None = None
+    law_before: WinLaw | None = None
+    limit: Limit | None = None
+
+    @property
+    def whole(self) -> bool:
+        """Whether the analysis holds the whole round's law (the distribution level, no part left to the simulator)."""
+        return self.law is not None and self.level == "distribution" and not self.uncapped.uncovered
+
+    @cached_property
+    def sd(self) -> tuple[Figure, float | None]:
+        """σ of a round's win per unit of total bet, and how far it may be from σ under the cap.
+
+        The second value is ``None`` when σ is that of the round after the transforms (the cap
+        applied), else a bound on ``|σ − σ capped|`` per bet (``inf``: none): σ is then the round's
+        before the cap, which a tail bound (not the distribution) settles.
+        """
+        bet = self.total_bet
+        after, before = self.outcome, self.uncapped
+        if self.whole and self.law is not None:
+            if after.m2 is not None:
+                var = after.m2 - after.mean * after.mean
+                return Figure(math.sqrt(max(float(var), 0.0)) / bet, after.method), None
+            return Figure(self.law.sd_per_bet(), self.law.method), None
+        src = after if after.m2 is not None and after.method != "markov" else before
+        if src.m2 is None:
+            msg = "σ needs the round analysed to its moments"
+            raise ModelError(msg)
+        var = src.m2 - src.mean * src.mean
+        sd = Figure(math.sqrt(max(float(var), 0.0)) / bet, src.method)
+        if src is not before or not transforms(self.game):
+            return sd, None
+        gap = self.limit.m2_gap() if self.limit is not None else math.inf
+        if not math.isfinite(gap) or self.limit is None:
+            return sd, math.inf
+        # |Var − Var_capped| ≤ max(E[Y²] − E[min(Y, c)²], 2·E[Y]·E[(Y − c)⁺]) ≤ max(gap, 2·E[Y]·gap/(2c))
+        dvar = max(gap, float(src.mean) * gap / float(self.limit.credits))
+        root = math.sqrt(max(float(var), 0.0))
+        return sd, (dvar / (root + math.sqrt(max(float(var) - dvar, 0.0))) / bet if root else math.inf)
 
     @property
     def total_bet(self) -> int:
@@ -535,74 +580,6 @@ class RoundAnalysis:
     def triggered(self) -> bool:
         """Whether any base-spin outcome starts a feature."""
         return any(key for key in self.base.branches)
-
-
-class RoundEngine:
-    """The exact engine of one analysis as the composer hands it to blocks: a :class:`~mathkit.features.RoundContext`.
-
-    Every engine service is the :class:`Engine`'s; :meth:`play_spin` is the composer's.
-    """
-
-    def __init__(self, engine: Engine, composer: _Composer) -> None:
-        self.engine = engine
-        self._composer = composer
-
-    @property
-    def game(self) -> Game:
-        return self.engine.game
-
-    @property
-    def total_bet(self) -> int:
-        return self.engine.total_bet
-
-    @property
-    def lines(self) -> int:
-        return self.engine.lines
-
-    @property
-    def coins(self) -> int:
-        return self.engine.coins
-
-    def base_model(self) -> SpinModel:
-        return self.engine.base_model()
-
-    @property
-    def precision(self) -> Precision:
-        return self.engine.precision
-
-    def once(self, key: Hashable, compute: Callable[[], T]) -> T:
-        return self.engine.once(key, compute)
-
-    def shared(self, key: Hashable, reels: tuple[str, ...], compute: Callable[[], T]) -> T:
-        return self.engine.shared(key, reels, compute)
-
-    def joint(self, model: Spin, digits: tuple[str, ...] = ()) -> JointLaw:
-        return self.engine.joint(model, digits)
-
-    def means(self, model: Spin) -> Mapping[str, Fraction]:
-        return self.engine.means(model)
-
-    def digit_law(self, model: Spin, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], int]:
-        return self.engine.digit_law(model, names)
-
-    def reel_laws(self, model: SpinModel, names: tuple[str, ...]) -> tuple[dict[tuple[int, ...], int], ...]:
-        return self.engine.reel_laws(model, names)
-
-    def line_table(self, model: SpinModel, symbol: str) -> LineTable:
-        return self.engine.line_table(model, symbol)
-
-    def win_bound(self, model: Spin) -> int:
-        return self.engine.win_bound(model)
-
-    def pair_table(self, model: SpinModel, symbol: str) -> PairTables:
-        return self.engine.pair_table(model, symbol)
-
-    def split_table(self, model: SpinModel, symbol: str, digits: tuple[str, ...]) -> SplitTables:
-        return self.engine.split_table(model, symbol, digits)
-
-    def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
-                  exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
-        return self._composer.play_spin(model, observe, group, exclude, level)
 
 
 def _compose(engine: Engine, level: Level) -> tuple[_Composer, Outcome]:
@@ -659,13 +636,31 @@ def _analyse(engine: Engine, level: Level, sections: bool) -> RoundAnalysis:
         with _at(game, block):
             outcome = block.transform(engine, outcome)
         stats[block.name] = FeatureStats({(): Fraction(1)}, {}, {}, level, {"before": before, "after": outcome})
+    law = _law(game, comp, outcome.dist, engine.total_bet)
+    before_law = _law(game, comp, uncapped.dist, engine.total_bet)
+    limit = None
+    whole = law is not None and level == "distribution" and not uncapped.uncovered
+    for block in transforms(game):
+        with _at(game, block):
+            limit = block.limit_effect(engine, stats[block.name].extra["before"], law if whole else None) or limit
     shown = []
     for f in game.features if sections else ():
         with _at(game, f):
             section = comp.blocks[f.name].section(comp.ctx, stats[f.name])
         if section is not None:
             shown.append(section)
-    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, tuple(shown))
+    return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, tuple(shown), law, before_law,
+                         limit)
+
+
+def _law(game: Game, comp: _Composer, dist: WinLaw | None, bet: int) -> WinLaw | None:
+    """A round's law per unit of ``bet``: exact counts when the base spin alone makes the round, else floats."""
+    if dist is None:
+        return None
+    alone = not any(key for key in comp.laws[BASE].branches) and not game.features_of("modifier")
+    if alone and dist.counts is not None:
+        return dist.with_(unit=bet, method="exact")
+    return WinLaw.from_probs(dist.values, dist.probs, unit=bet, method="markov", lost_mass=dist.lost_mass)
 
 
 def rtp_breakdown(game: Game, reels: str | None = None, *, lines: int | None = None,

@@ -31,7 +31,7 @@ from ..exact.cycle import JointCounts, joint_counts
 from ..exact.pairs import PairTables, SplitTables, pair_tables, split_tables
 from ..features.base import Block
 from ..laws.law import merge
-from ..laws.stage import JointLaw, LineTable, Overlay, Precision, Spin, SpinModel, cell_bits
+from ..laws.stage import JointLaw, Level, LineTable, Overlay, Precision, Spin, SpinModel, SpinPlay, cell_bits
 from ..model.bounds import spin_tops
 from ..model.game import Game
 from ..spin.stops import StopTables, observed, stop_tables
@@ -40,6 +40,9 @@ from ..spin.tables import PayTables, pay_tables
 __all__ = ["Engine"]
 
 T = TypeVar("T")
+PlaySpin = Callable[[SpinModel, tuple[str, ...], Callable[[Mapping[str, int]], Hashable], tuple[str, ...], Level | None],
+                    SpinPlay]
+"""The round composer's answer to :meth:`Engine.play_spin`."""
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 CLASS_LIMIT = 4096
@@ -49,7 +52,10 @@ _SHARED: OrderedDict[Hashable, object] = OrderedDict()
 
 
 class Engine:
-    """The exact engine for one game at one bet; implements :class:`mathkit.features.Context`.
+    """The exact engine for one game at one bet: the context every block is handed (:class:`mathkit.features.RoundContext`).
+
+    Its services are its own; :meth:`play_spin` (a spin as the round plays it) is the round composer's,
+    handed to the engine when it composes a round (:meth:`hand`).
 
     Parameters
     ----------
@@ -87,6 +93,19 @@ class Engine:
         self._digits = {d.name: d for f in game.features if isinstance(f, Block) for d in f.digits(game)}
         self._content: dict[str, tuple[Any, ...]] = {}
         self._hashes: dict[int, int] = {}
+        self._play_spin: PlaySpin | None = None
+
+    def hand(self, play_spin: PlaySpin) -> None:
+        """Take the round composer's ``play_spin`` (:func:`mathkit.round.analyse` hands it when it composes a round)."""
+        self._play_spin = play_spin
+
+    def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
+                  exclude: tuple[str, ...] = (), level: Level | None = None) -> SpinPlay:
+        """One spin as the round plays it (:meth:`mathkit.features.RoundContext.play_spin`): the composer's answer."""
+        if self._play_spin is None:
+            msg = "a spin as the round plays it is answered inside a round analysis: call mathkit.round.analyse(game)"
+            raise ModelError(msg)
+        return self._play_spin(model, observe, group, exclude, level)
 
     @property
     def game(self) -> Game:
