@@ -20,8 +20,9 @@ from fractions import Fraction
 from typing import TypeVar
 
 from mathkit.gamefile.io import load_game
+from mathkit.model.edits import with_reel_set
 from mathkit.model.game import Game
-from mathkit.report.sensitivity import pay_sensitivity, symbol_sensitivity, with_reel_set
+from mathkit.report.sensitivity import pay_sensitivity, symbol_sensitivity
 from mathkit.tuner import TOLERANCE, Target, TargetSet, TuneResult, measure, tune, tune_variants
 
 T = TypeVar("T")

@@ -338,7 +338,7 @@ def test_game_without_ordered_entries_keeps_plain_ids() -> None:
 
 def test_editing_an_ordered_pay_changes_one_line_of_the_file() -> None:
     from mathkit.gamefile.io import dumps_like
-    from mathkit.workbench.model import with_line_pay
+    from mathkit.model.edits import with_line_pay
 
     text = EXAMPLE.read_text(encoding="utf-8")
     game = loads_game(text)

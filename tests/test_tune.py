@@ -23,8 +23,9 @@ from mathkit.errors import GameError
 from mathkit.exact import rtp
 from mathkit.exact.components import component_rtp
 from mathkit.gamefile.io import dump_game, load_game, loads_game
+from mathkit.model.edits import PayCell, at_bet
 from mathkit.model.game import Game, PayEntry, ScatterPay
-from mathkit.report.sensitivity import PayCell, at_bet, pay_sensitivity, symbol_sensitivity
+from mathkit.report.sensitivity import pay_sensitivity, symbol_sensitivity
 from mathkit.round import analyse, rtp_breakdown
 from mathkit.tuner import TOLERANCE, Constraints, Target, tune, tune_variants, variant_path
 from mathkit.tuner.changes import diff

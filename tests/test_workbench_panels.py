@@ -146,7 +146,7 @@ def test_target_fields_are_game_edits(bench: Workbench, games_dir: Path) -> None
 
 
 def test_classic_game_flags_the_max_coin_rtp(games_dir: Path) -> None:
-    from mathkit.report.sensitivity import at_bet
+    from mathkit.model.edits import at_bet
 
     wb = build_workbench("classic_3reel.toml", games_dir, mode="sync")
     game = load_game(games_dir / "classic_3reel.toml")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..model.edits import at_bet
 from ..model.game import Game
 from ..model.validate import validate_game
-from ..report.sensitivity import at_bet
 from ..round import analyse
 from .profiles import TOLERANCE, Check, _Ctx, _one_in, _pct
 

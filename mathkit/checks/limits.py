@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..exact.base import spin
 from ..features import Block
-from ..report.sensitivity import at_bet
+from ..model.edits import at_bet
 from ..round import Engine
 from ..round.compose import as_block
 from .profiles import INT64, MINOR_UNITS, Check, _Ctx, _one_in, _pct

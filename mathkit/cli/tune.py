@@ -18,9 +18,10 @@ from typing import Any
 
 from ..errors import GameError, MathkitError, ModelError, located
 from ..model.bounds import MAX_STOPS
+from ..model.edits import play_reels
 from ..model.fields import suggest
 from ..model.game import Game
-from ..report.sensitivity import pay_sensitivity, play_reels, sensitivity_text, symbol_sensitivity
+from ..report.sensitivity import pay_sensitivity, sensitivity_text, symbol_sensitivity
 from ..tuner.constraints import Constraints
 from ..tuner.result import TuneResult
 from ..tuner.solve import tune

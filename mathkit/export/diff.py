@@ -15,8 +15,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..features import features_to_dict
+from ..model.edits import play_reels
 from ..model.game import Game, Symbol
-from ..report.sensitivity import play_figures, play_reels
+from ..report.sensitivity import play_figures
 from .server import _frac
 
 __all__ = ["Change", "GameDiff", "diff_games", "diff_to_dict", "diff_to_text"]

@@ -6,7 +6,8 @@ spin's exact law), ``counts`` holds them (summing to ``total``) and its
 moments are Fractions.  ``lost_mass`` is the probability a truncation left out
 (a Markov chain stopped at a tolerance), ``unit`` the credits of one total bet
 (figures "× bet" divide by it) and ``method`` how the law was obtained.  The
-object is read-only; operations return new laws.
+object is read-only; operations return new laws.  Sums and mixtures of independent laws are
+:func:`mathkit.laws.convolve.convolve` and :func:`mathkit.laws.convolve.mix` (dense grids, one FFT).
 
 :func:`merge` is the one place equal keys are merged (``np.unique`` and
 ``np.add.at``): every module that adds weights of equal wins (or of equal rows
@@ -303,21 +304,3 @@ class WinLaw:
         """The same law without its counts (float figures), tagged ``method`` (``"markov"`` for an exact one)."""
         return WinLaw(self.values, self.probs, self.lost_mass, None, 0, self.unit,
                       method or ("markov" if self.exact else self.method))
-
-    def convolve(self, other: WinLaw) -> WinLaw:
-        """The law of the sum of two independent wins (float probabilities, every pair of values).
-
-        :func:`mathkit.laws.convolve.convolve` is the fast one (dense grids, FFT) the round composer uses.
-        """
-        values = (self.values[:, None] + other.values[None, :]).ravel()
-        probs = (self.probs[:, None] * other.probs[None, :]).ravel()
-        method: Method = "sampled" if "sampled" in (self.method, other.method) else "markov"
-        return WinLaw.from_probs(values, probs, unit=self.unit, method=method,
-                                 lost_mass=self.lost_mass + other.lost_mass)
-
-    def mix(self, other: WinLaw, p_other: float) -> WinLaw:
-        """With probability ``p_other`` a win from ``other``, else from ``self``."""
-        values = np.concatenate([self.values, other.values])
-        probs = np.concatenate([self.probs * (1 - p_other), other.probs * p_other])
-        return WinLaw.from_probs(values, probs, unit=self.unit, method="markov",
-                                 lost_mass=self.lost_mass * (1 - p_other) + other.lost_mass * p_other)

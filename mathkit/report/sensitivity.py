@@ -38,12 +38,10 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -51,30 +49,22 @@ import numpy.typing as npt
 from ..errors import ModelError
 from ..exact.base import spin
 from ..exact.components import component_rtp
-from ..model.game import Game, ReelSet, ScatterPay
+from ..model.edits import PayCell, add_one_stop, allowed_on, bump_pay, pay_cells, pay_values, play_reels
+from ..model.game import Game
 from ..round import rtp_breakdown as round_breakdown
 from .par import build_par
 
 __all__ = [
-    "PayCell",
     "PaySensitivity",
     "PlayFigures",
     "SymbolSensitivity",
-    "add_one_stop",
-    "at_bet",
     "base_figures",
-    "bump_pay",
     "exact_rtp",
-    "insert_position",
-    "pay_cells",
     "pay_sensitivity",
     "play_figures",
-    "play_reels",
     "rtp_breakdown",
     "sensitivity_text",
-    "stretch_middle",
     "symbol_sensitivity",
-    "with_reel_set",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -114,40 +104,6 @@ def exact_rtp(game: Game, reels: str | None = None) -> Fraction:
     return sum(parts.values(), Fraction(0))
 
 
-def play_reels(game: Game, varied: str | None) -> str:
-    """The base reel set a play starts from when reel set ``varied`` is edited.
-
-    Editing the free-spin set changes the game played from its default set;
-    editing any other set (an RTP variant such as ``rtp93``) changes the game
-    played from that set.
-    """
-    name = game.default_reels if varied is None else varied
-    if name != game.default_reels and any(name in f.reel_sets() for f in game.features):
-        return game.default_reels
-    return name
-
-
-def at_bet(game: Game, lines: int | None = None, coins: int | None = None) -> Game:
-    """The same game whose default bet is ``lines`` lines at ``coins`` coins per line.
-
-    Per-coin pay lists are reordered with the coin options, so every exact
-    routine that works at the default bet works at any bet option.
-    """
-    bet = game.bet
-    new_lines = bet.lines if lines is None else lines
-    c = bet.coins[0] if coins is None else coins
-    if c not in bet.coins:
-        msg = f"{c} coins is not a coin option ({', '.join(map(str, bet.coins))})"
-        raise ModelError(msg)
-    order = [bet.coins.index(c)] + [i for i in range(len(bet.coins)) if bet.coins[i] != c]
-    pays = tuple(
-        dataclasses.replace(e, pays=tuple((k, tuple(v[i] for i in order) if e.is_per_option(k) else v) for k, v in e.pays))
-        for e in game.line_pays
-    )
-    new_bet = dataclasses.replace(bet, lines=new_lines, coins=tuple(bet.coins[i] for i in order))
-    return dataclasses.replace(game, bet=new_bet, line_pays=pays)
-
-
 @dataclass(frozen=True)
 class PlayFigures:
     """RTP, σ per total bet and hit frequency of a game, and what they cover.
@@ -179,77 +135,6 @@ def play_figures(game: Game, reels: str | None = None) -> PlayFigures:
 
 
 # --------------------------------------------------------------------------- one more symbol
-def insert_position(strip: tuple[str, ...], scatters: frozenset[str] | set[str]) -> int:
-    """Where add-one-stop inserts a stop: the middle of the longest scatter-free run (end if none).
-
-    Examples
-    --------
-    >>> insert_position(("A", "S", "B", "C", "D", "S"), {"S"})
-    3
-    >>> insert_position(("A", "B"), set())
-    2
-    """
-    n = len(strip)
-    mid = stretch_middle(n, [i for i, s in enumerate(strip) if s in scatters])
-    return n if mid is None else mid or n
-
-
-def stretch_middle(n: int, marks: Sequence[int]) -> int | None:
-    """The middle stop of the longest circular stretch of an ``n``-stop strip without a marked stop.
-
-    ``None`` when no stop is marked.
-
-    Examples
-    --------
-    >>> stretch_middle(6, [1, 5]), stretch_middle(4, [])
-    (3, None)
-    """
-    ms = sorted(marks)
-    if not ms:
-        return None
-    best_gap, best_at = -1, 0
-    for k, a in enumerate(ms):
-        b = ms[(k + 1) % len(ms)]
-        gap = (b - a - 1) % n if len(ms) > 1 else n - 1
-        if gap > best_gap:
-            best_gap, best_at = gap, a
-    return (best_at + 1 + best_gap // 2) % n
-
-
-def with_reel_set(game: Game, rs: ReelSet) -> Game:
-    """``game`` with reel set ``rs.name`` replaced by ``rs``."""
-    return dataclasses.replace(game, reel_sets=tuple(rs if x.name == rs.name else x for x in game.reel_sets))
-
-
-def add_one_stop(game: Game, reels: str | None, reel: int, symbol: str) -> Game:
-    """The game with one more ``symbol`` on ``reel`` (0-based) of reel set ``reels`` (see module notes)."""
-    rs = game.reel_set(reels)
-    strip = rs.strips[reel]
-    scatters = frozenset(s.name for s in game.scatters)
-    strips = list(rs.strips)
-    if rs.weights is not None and symbol in strip:
-        i = strip.index(symbol)
-        weights = list(rs.weights)
-        w = list(weights[reel])
-        w[i] += 1
-        weights[reel] = tuple(w)
-        return with_reel_set(game, dataclasses.replace(rs, weights=tuple(weights)))
-    pos = insert_position(strip, scatters)
-    strips[reel] = (*strip[:pos], symbol, *strip[pos:])
-    new_weights = None
-    if rs.weights is not None:
-        wl = list(rs.weights)
-        wl[reel] = (*rs.weights[reel][:pos], 1, *rs.weights[reel][pos:])
-        new_weights = tuple(wl)
-    return with_reel_set(game, dataclasses.replace(rs, strips=tuple(strips), weights=new_weights))
-
-
-def allowed_on(game: Game, symbol: str, reel: int) -> bool:
-    """Whether ``symbol`` may appear on ``reel`` (0-based): wilds only on their declared reels."""
-    s = game.symbol(symbol)
-    return not (s.is_wild and s.reels and (reel + 1) not in s.reels)
-
-
 @dataclass(frozen=True)
 class SymbolSensitivity:
     """∂RTP/∂(one more symbol on a reel), exact, as a reels × symbols table.
@@ -325,69 +210,6 @@ def symbol_sensitivity(game: Game, reels: str | None = None) -> SymbolSensitivit
 
 
 # --------------------------------------------------------------------------- one more credit
-PayKind = Literal["lines", "scatter"]
-
-
-@dataclass(frozen=True)
-class PayCell:
-    """One integer pay of the paytable: ``count`` × ``entry`` (a line/ways entry or a scatter)."""
-
-    kind: PayKind
-    entry: str
-    count: int
-
-    def label(self) -> str:
-        return f"{self.count} × {self.entry}" + (" (scatter)" if self.kind == "scatter" else "")
-
-
-def pay_cells(game: Game) -> tuple[PayCell, ...]:
-    """Every declared pay, in paytable order."""
-    cells = [PayCell("lines", e.name, k) for e in game.line_pays for k, _ in e.pays]
-    cells += [PayCell("scatter", sp.symbol, k) for sp in game.scatter_pays for k, _ in sp.pays]
-    return tuple(cells)
-
-
-def pay_values(game: Game, cell: PayCell) -> tuple[int, ...]:
-    """The declared value(s) of a pay cell (one per coin option for a per-coin list)."""
-    if cell.kind == "scatter":
-        return (dict(next(sp for sp in game.scatter_pays if sp.symbol == cell.entry).pays)[cell.count],)
-    return dict(next(e for e in game.line_pays if e.name == cell.entry).pays)[cell.count]
-
-
-def bump_pay(game: Game, cell: PayCell, delta: int) -> Game:
-    """The game with ``cell`` paying ``delta`` more credits per coin (per-coin lists: ``delta × coins[i]``).
-
-    Raises
-    ------
-    ModelError
-        When a pay would become negative.
-    """
-
-    def step(values: tuple[int, ...], per_option: bool = False) -> tuple[int, ...]:
-        if not per_option:
-            out: tuple[int, ...] = (values[0] + delta,)
-        else:
-            out = tuple(v + delta * c for v, c in zip(values, game.bet.coins, strict=True))
-        if min(out) < 0:
-            msg = f"{cell.label()} would pay {out}"
-            raise ModelError(msg)
-        return out
-
-    if cell.kind == "scatter":
-        sps = tuple(
-            ScatterPay(sp.symbol, tuple((k, step((v,))[0] if k == cell.count else v) for k, v in sp.pays))
-            if sp.symbol == cell.entry else sp
-            for sp in game.scatter_pays
-        )
-        return dataclasses.replace(game, scatter_pays=sps)
-    lps = tuple(
-        dataclasses.replace(e, pays=tuple((k, step(v, e.is_per_option(k)) if k == cell.count else v) for k, v in e.pays))
-        if e.name == cell.entry else e
-        for e in game.line_pays
-    )
-    return dataclasses.replace(game, line_pays=lps)
-
-
 @dataclass(frozen=True)
 class PaySensitivity:
     """∂RTP/∂(one more credit per coin) of one pay.

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..model.edits import pay_cells, pay_values
 from ..model.game import Game
-from ..report.sensitivity import pay_cells, pay_values
 from .measure import Figures
 from .place import edits_between
 from .targets import Target, label_of

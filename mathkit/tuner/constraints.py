@@ -46,8 +46,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import ModelError
+from ..model.edits import allowed_on
 from ..model.game import Game
-from ..report.sensitivity import allowed_on
 
 __all__ = ["Constraints", "ReelRules", "SetRules", "count_bounds", "length_change", "outranks", "paying_symbols", "runs",
            "set_rules"]

@@ -20,8 +20,8 @@ import numpy as np
 
 from ..errors import ModelError
 from ..exact.components import ComponentRTP, component_rtp
+from ..model.edits import bump_pay, with_reel_set
 from ..model.game import Game
-from ..report.sensitivity import bump_pay, with_reel_set
 from .measure import Figures, measure, top_award_of
 from .place import _stretch_middle
 from .space import FEATURES, FloatArray, IntArray, Space

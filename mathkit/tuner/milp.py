@@ -39,7 +39,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import lil_matrix
 
 from ..errors import ModelError
-from ..report.sensitivity import PayCell, pay_values
+from ..model.edits import PayCell, pay_values
 from .constraints import length_change
 from .model import Row
 from .space import IntArray, Space

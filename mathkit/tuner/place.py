@@ -29,7 +29,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import lil_matrix
 
 from ..errors import ModelError
-from ..report.sensitivity import stretch_middle
+from ..model.edits import stretch_middle
 
 __all__ = ["PlacementError", "edits_between", "place"]
 

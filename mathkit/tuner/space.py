@@ -8,7 +8,7 @@ the original game:
   :func:`~mathkit.tuner.place.place` with the fewest edits from the start strips;
 * ``weight`` — how much more weight one stop of a weighted (virtual-stop) reel has;
 * ``pay`` — how many more credits per coin one pay gets (a per-coin list moves
-  by ``coins[i]`` at option ``i``, as :func:`mathkit.report.sensitivity.bump_pay`).
+  by ``coins[i]`` at option ``i``, as :func:`mathkit.model.edits.bump_pay`).
 
 :mod:`mathkit.tuner.differences` measures how the exact figures move per unit of
 each variable.
@@ -26,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
+from ..model.edits import PayCell, allowed_on, bump_pay, pay_cells, pay_values, play_reels, with_reel_set
 from ..model.game import Game
-from ..report.sensitivity import PayCell, allowed_on, bump_pay, pay_cells, pay_values, play_reels, with_reel_set
 from .constraints import Constraints, SetRules, count_bounds, set_rules
 from .place import PlacementError, place
 

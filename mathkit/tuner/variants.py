@@ -18,8 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..model.edits import play_reels
 from ..model.game import Game
-from ..report.sensitivity import play_reels
 from .changes import diff
 from .constraints import Constraints
 from .measure import measure

@@ -20,9 +20,9 @@ import ipywidgets as widgets
 from ..errors import GameError
 from ..export.diff import Change, diff_games
 from ..gamefile.io import load_game
+from ..model.edits import play_reels
 from ..model.game import Game
 from ..report.par import ParSheet, build_par
-from ..report.sensitivity import play_reels
 from .model import game_files
 from .panel import Panel, button
 from .panel import html as html_widget

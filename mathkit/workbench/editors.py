@@ -15,8 +15,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..model.edits import with_line_pay, with_scatter_pay
 from ..model.game import Game
-from .model import with_feature, with_line_pay, with_scatter_pay
+from .model import with_feature
 from .panel import Panel
 
 __all__ = ["FeatureEditor", "FeaturePanel", "PayEditor", "PayPanel", "box_width", "css_name", "feature_editor",

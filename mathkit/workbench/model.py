@@ -1,4 +1,6 @@
-"""The workbench's logic without widgets: edits that make new games, and the figures it shows.
+"""The workbench's logic without widgets: the edits it reads from text and feature tables, and the figures it shows.
+
+Every other Game → Game edit is :mod:`mathkit.model.edits` (imported here for the tabs).
 
 Every edit is a pure function ``(game, new value) -> game`` that validates the
 result (:func:`~mathkit.model.validate.validate_game`), so an invalid edit raises a
@@ -22,10 +24,10 @@ from typing import Any
 from ..errors import GameError
 from ..exact.components import ComponentRTP, component_rtp
 from ..features import block_class
-from ..model.game import Game, ReelSet, ScatterPay
+from ..model.edits import play_reels, stops_of, with_line_pay, with_scatter_pay, with_stops, with_targets
+from ..model.game import Game, ReelSet
 from ..model.validate import validate_game
 from ..report.par import ParSheet, build_par
-from ..report.sensitivity import play_reels
 from ..round import analyse
 
 __all__ = [
@@ -129,11 +131,6 @@ def parse_strip(text: str, field: str = "strip") -> tuple[tuple[str, ...], tuple
     return tuple(symbols), tuple(weights)
 
 
-def _replace_set(game: Game, new: ReelSet) -> Game:
-    sets = tuple(new if rs.name == new.name else rs for rs in game.reel_sets)
-    return dataclasses.replace(game, reel_sets=sets)
-
-
 def _validated(game: Game) -> Game:
     validate_game(game)
     return game
@@ -157,74 +154,6 @@ def with_strip(game: Game, reels: str, reel: int, text: str) -> Game:
     rs = game.reel_set(reels)
     symbols, weights = parse_strip(text, f"reels.{rs.name}.strips[{reel}]")
     return with_stops(game, reels, reel, list(zip(symbols, weights, strict=True)))
-
-
-def stops_of(game: Game, reels: str, reel: int) -> list[tuple[str, int]]:
-    """Strip ``reel`` of reel set ``reels`` as ``(symbol, weight)`` stops."""
-    rs = game.reel_set(reels)
-    return list(zip(rs.strips[reel], rs.stop_weights(reel), strict=True))
-
-
-def with_stops(game: Game, reels: str, reel: int, stops: list[tuple[str, int]]) -> Game:
-    """The game with strip ``reel`` of reel set ``reels`` made of ``stops`` (``(symbol, weight)``), validated.
-
-    Examples
-    --------
-    >>> from mathkit.gamefile.io import load_game
-    >>> g = load_game("data/games/benchmark_5x3.toml")
-    >>> with_stops(g, "base", 0, [("H1", 1), ("L1", 1), ("L2", 1)]).reel_set().strips[0]
-    ('H1', 'L1', 'L2')
-    """
-    rs = game.reel_set(reels)
-    if not stops:
-        msg = "empty strip"
-        raise GameError(msg, field=f"reels.{rs.name}.strips[{reel}]", fix="keep at least one stop")
-    symbols = tuple(s for s, _ in stops)
-    weights = tuple(w for _, w in stops)
-    strips = tuple(symbols if r == reel else s for r, s in enumerate(rs.strips))
-    if rs.weights is None and all(w == 1 for w in weights):
-        new_weights = None
-    else:
-        new_weights = tuple(weights if r == reel else rs.stop_weights(r) for r in range(rs.n_reels))
-    return _validated(_replace_set(game, dataclasses.replace(rs, strips=strips, weights=new_weights)))
-
-
-def with_targets(game: Game, **changes: Any) -> Game:
-    """The game with its ``[targets]`` changed (``rtp``, ``rtp_tolerance``, ``sd``, ``hit_frequency``).
-
-    Examples
-    --------
-    >>> from mathkit.gamefile.io import load_game
-    >>> with_targets(load_game("data/games/dynasty.toml"), sd=(5.0, 7.0)).targets.sd
-    (5.0, 7.0)
-    """
-    t = dataclasses.replace(game.targets, **changes)
-    for name, band in (("sd", t.sd), ("hit_frequency", t.hit_frequency)):
-        if band is not None and not 0 <= band[0] <= band[1]:
-            msg = f"band [{band[0]}, {band[1]}] is not 0 ≤ low ≤ high"
-            raise GameError(msg, field=f"targets.{name}",
-                            fix="give the low end first")
-    return _validated(dataclasses.replace(game, targets=t))
-
-
-# --------------------------------------------------------------------------- pays and features
-def with_line_pay(game: Game, entry: str, count: int, value: int, coin_index: int = 0) -> Game:
-    """The game with the line (or ways) pay of ``count`` × ``entry`` set to ``value`` (per coin option)."""
-    def repay(k: int, values: tuple[int, ...]) -> tuple[int, ...]:
-        if k != count:
-            return values
-        return tuple(value if i == coin_index else v for i, v in enumerate(values))
-
-    new_entries = tuple(dataclasses.replace(e, pays=tuple((k, repay(k, v)) for k, v in e.pays)) if e.name == entry else e
-                        for e in game.line_pays)
-    return _validated(dataclasses.replace(game, line_pays=new_entries))
-
-
-def with_scatter_pay(game: Game, symbol: str, count: int, value: int) -> Game:
-    """The game with the scatter pay of ``count`` × ``symbol`` set to ``value`` (× the game's scatter unit)."""
-    pays = tuple(ScatterPay(sp.symbol, tuple((k, value if k == count else v) for k, v in sp.pays))
-                 if sp.symbol == symbol else sp for sp in game.scatter_pays)
-    return _validated(dataclasses.replace(game, scatter_pays=pays))
 
 
 def with_feature(game: Game, name: str, path: tuple[str | int, ...], value: Any) -> Game:

@@ -24,9 +24,10 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..errors import GameError
+from ..model.edits import stops_of, with_stops
 from ..model.game import Game
 from . import stripops, views
-from .model import stops_of, strip_text, with_stops, with_strip
+from .model import strip_text, with_strip
 from .panel import Panel, button, html
 
 __all__ = ["StripPanel", "column_options"]

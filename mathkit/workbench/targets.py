@@ -21,9 +21,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..model.edits import at_bet, with_targets
 from ..model.game import Game
-from ..report.sensitivity import at_bet
-from .model import quick_figures, with_targets
+from .model import quick_figures
 from .panel import Panel, button
 from .panel import html as html_widget
 from .tuning import Proposal, propose

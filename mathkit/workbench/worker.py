@@ -30,9 +30,10 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..laws.provenance import Method
+from ..model.edits import play_reels
 from ..model.game import Game
 from ..report.par import build_par
-from ..report.sensitivity import play_reels, symbol_sensitivity
+from ..report.sensitivity import symbol_sensitivity
 from ..round import analyse
 
 __all__ = ["STEPS", "ProcessRunner", "Sd", "compute"]
