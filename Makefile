@@ -20,16 +20,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[notebooks,dev]"
 	@touch $(STAMP)
 
+# GAME=classic/double_sevens.toml (a file under data/games) opens that game instead of Dynasty
+GAME ?=
 lab: venv
 	$(BIN)/python -m mathkit.dev.labsetup
-	$(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/workbench.ipynb
+	MATHKIT_GAME="$(GAME)" $(BIN)/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/workbench.ipynb
 
-# the workbench as an app (Voilà: no code, no notebook interface) on http://127.0.0.1:$(APP_PORT)/
+# the workbench as an app (Voilà: no code, no notebook interface) on http://127.0.0.1:$(APP_PORT)/;
+# a closed page's kernel (and its worker processes) is shut down after APP_IDLE seconds without a connection
 APP_PORT ?= 8866
-app: $(STAMP)
+APP_IDLE ?= 300
+APP_CULL_EVERY ?= 60
+app: venv
 	$(BIN)/python -m mathkit.dev.labsetup --quiet
 	@echo "workbench app: http://127.0.0.1:$(APP_PORT)/  (Ctrl-C stops it)"
-	$(BIN)/voila notebooks/workbench.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT) --no-browser
+	MATHKIT_GAME="$(GAME)" $(BIN)/voila notebooks/workbench.ipynb --Voila.ip=127.0.0.1 --port=$(APP_PORT) --no-browser \
+	  --MappingKernelManager.cull_idle_timeout=$(APP_IDLE) --MappingKernelManager.cull_interval=$(APP_CULL_EVERY) \
+	  --MappingKernelManager.cull_connected=False
 
 lint: $(STAMP)
 	$(BIN)/ruff check mathkit tests benchmarks notebooks

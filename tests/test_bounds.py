@@ -147,8 +147,11 @@ def test_figures_past_64_bits_are_exact() -> None:
 
 
 def test_a_window_taller_than_its_strip_is_refused(tmp_path: Path) -> None:
+    # every strip of the base game has 3 stops; a 4-row window names the first reel and the fix a designer applies
     err = refused(tmp_path, game_text(rows="4"))
-    assert err.field == "reels.base.rows" and "shows a stop twice" in err.message
+    assert err.field == "reels.base.strips[0]"
+    assert err.message == "reel 1 has 3 stops: a 4-row window would show a stop twice"
+    assert err.fix == "reel 1 needs at least 4 stops for a 4-row window: add stops to it (or lower reels.base.rows)"
 
 
 def test_weights_summing_past_2_62_are_refused(tmp_path: Path) -> None:

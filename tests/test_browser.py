@@ -403,12 +403,71 @@ def _wait_fresh(page: Any, seconds: float = 60) -> None:
     page.wait_for_function("() => !document.querySelector('.mk-stale')", timeout=seconds * 1000)
 
 
+def _descendants(pid: int) -> list[Any]:
+    import psutil
+
+    try:
+        return list(psutil.Process(pid).children(recursive=True))
+    except psutil.NoSuchProcess:
+        return []
+
+
+def test_voila_culls_a_closed_pages_kernel_and_its_workers(tmp_path: Path, page: Any) -> None:
+    """``make app``'s culling flags (read from ``make -n app``, with a 4 s idle limit): after two visits whose pages
+    are closed, the kernels and every process they started (forkserver, σ worker) are gone."""
+    import shlex
+
+    dry = subprocess.run(["make", "-n", "app", "APP_IDLE=4", "APP_CULL_EVERY=2"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.replace("\\\n", " ")
+    voila_line = next(line for line in dry.splitlines() if "voila notebooks/workbench.ipynb" in line)
+    cull = [a for a in shlex.split(voila_line) if a.startswith("--MappingKernelManager.cull")]
+    assert len(cull) == 3 and "--MappingKernelManager.cull_idle_timeout=4" in cull, voila_line
+    games = tmp_path / "games"
+    shutil.copytree(ROOT / "data" / "games", games)
+    workbench_notebook(tmp_path, "bench", "benchmark_5x3.toml", games)
+    notebooks_from_sources(tmp_path)
+    port, log = free_port(), tmp_path / "voila.log"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+           "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))}
+    with log.open("wb") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "voila", str(tmp_path / "bench.ipynb"), "--no-browser",
+                                 f"--port={port}", "--Voila.ip=127.0.0.1", *cull], cwd=tmp_path, env=env, stdout=fh,
+                                stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, proc, log)
+        rtp = pct6(component_rtp(load_game(games / "benchmark_5x3.toml")).rtp())
+        busy = []
+        for _ in range(2):
+            page.goto(f"http://127.0.0.1:{port}/", wait_until="commit")
+            wait_ready(page, rtp)
+            busy.append(len(_descendants(proc.pid)))
+            page.goto("about:blank")  # the page closed: its kernel has no connection left
+        assert min(busy) >= 2, busy  # each visit's kernel and its σ worker (the first visit's may be culled already)
+        deadline = time.monotonic() + 60
+        while _descendants(proc.pid) and time.monotonic() < deadline:
+            time.sleep(1)
+        left = [" ".join(p.cmdline()[:4]) for p in _descendants(proc.pid)]
+        assert not left, f"still running after the idle limit: {left}\n{log.read_text()[-2000:]}"
+        assert "Culling 'idle' kernel" in log.read_text()
+        print(f"\nVoilà culling: {busy} processes under Voilà during the visits, 0 after the idle limit")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def test_voila_workbench_round_trip(voila_url: str, page: Any) -> None:
     t0 = time.monotonic()
     games = Path(voila_url_games(voila_url))
     page.goto(voila_url + "bench.ipynb", wait_until="commit")
     wait_ready(page, pct6(component_rtp(load_game(games / "benchmark_5x3.toml")).rtp()))
     page.screenshot(path=str(OUT / "voila-workbench.png"), full_page=True)
+    # the app page is the workbench only: no report text, no comparison example; the picker lists subfolders
+    assert "Comparing two versions" not in page.content() and "mk-compare-figures" not in page.content()
+    assert "classic/double_sevens.toml" in page.locator(".mk-game-picker select").inner_text()
     drive_workbench(page, games, "voila")
     print(f"\nVoilà round trip (grid, paste, pay, undo, tune, compare, save): {time.monotonic() - t0:.1f} s")
 

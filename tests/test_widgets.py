@@ -148,6 +148,19 @@ def test_reel_set_and_game_pickers(games_dir: Path) -> None:
     assert rs.weights[1] == classic.reel_set().weights[1]  # type: ignore[index]
 
 
+def test_the_game_picker_lists_subfolders(games_dir: Path, tmp_path: Path) -> None:
+    (games_dir / "classic").mkdir(exist_ok=True)
+    (games_dir / "classic" / "sevens.toml").write_bytes((games_dir / "classic_3reel.toml").read_bytes())
+    wb = build_workbench("classic/sevens.toml", games_dir, mode="sync", export_dir=tmp_path / "exports")
+    options = list(wb.game_picker.options)
+    assert "classic/sevens.toml" in options and "benchmark_5x3.toml" in options
+    assert options.index("benchmark_5x3.toml") < options.index("classic/sevens.toml")  # the top-level games first
+    assert wb.game_picker.value == "classic/sevens.toml"  # the file being edited, by its path under the folder
+    wb.game_picker.value = "benchmark_5x3.toml"
+    wb.game_picker.value = "classic/sevens.toml"  # picked from the list: opened from the subfolder
+    assert wb.path == games_dir / "classic" / "sevens.toml" and len(wb.strips) == 3
+
+
 # --------------------------------------------------------------------------- invalid edits and undo
 def test_invalid_edit_keeps_last_valid_game(bench: Workbench) -> None:
     game, label = bench.game, bench.rtp_label.value
@@ -411,7 +424,7 @@ def test_workbench_notebook_executes_headless(tmp_path: Path, monkeypatch: pytes
     assert "workbench ready" in last[0]["data"]["text/html"]
     # the comparison section: the tuned variant's figures and its changes
     compare = next(c for c in nb.cells if c.cell_type == "code" and "comparison_html" in c.source)
-    page = compare.outputs[0]["data"]["text/html"]
+    page = next(o["data"]["text/html"] for o in compare.outputs if "text/html" in o.get("data", {}))
     assert "mk-compare-figures" in page and "tuned to 85.00%" in page and "<td>declared_rtp</td>" in page
 
 

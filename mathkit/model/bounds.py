@@ -181,9 +181,13 @@ def check_game(game: Game) -> None:
         where = f"reels.{rs.name}"
         for r, strip in enumerate(rs.strips):
             if rs.rows[r] > len(strip):
-                msg = f"a window {rs.rows[r]} rows high on a strip of {len(strip)} stops shows a stop twice"
-                field = f"{where}.rows" + (f"[{r}]" if len(set(rs.rows)) > 1 else "")
-                raise GameError(msg, field=field, fix=f"use at most {len(strip)} rows on reel {r + 1}, or lengthen the strip")
+                n, h = len(strip), rs.rows[r]
+                msg = (f"reel {r + 1} has {n} stop{'s' if n != 1 else ''}: a {h}-row window would show "
+                       f"{'its stop' if n == 1 else 'a stop'} twice")
+                rows = f"{where}.rows" + (f"[{r}]" if len(set(rs.rows)) > 1 else "")
+                raise GameError(msg, field=f"{where}.strips[{r}]",
+                                fix=f"reel {r + 1} needs at least {h} stops for a {h}-row window: "
+                                    f"add stops to it (or lower {rows})")
         cycle = rs.cycle
         if cycle >= MAX_CYCLE:
             msg = f"the cycle is {cycle:,} outcomes (2^{math.log2(cycle):.1f}); exact counting needs fewer than 2⁶²"

@@ -143,9 +143,14 @@ class Workbench:
         self.widget.add_class("mk-workbench")
 
     def _file_name(self, files: list[str]) -> str | None:
-        if self.path is not None and self.path.parent.resolve() == self.data_dir.resolve() and self.path.name in files:
-            return self.path.name
-        return None
+        """The picker's entry for the file being edited (its path relative to the data folder), if listed."""
+        if self.path is None:
+            return None
+        try:
+            rel = self.path.resolve().relative_to(self.data_dir.resolve()).as_posix()
+        except ValueError:
+            return None
+        return rel if rel in files else None
 
     def _load(self) -> None:
         """(Re)build every panel for the current game and reel set, on the first tab, and show the figures."""

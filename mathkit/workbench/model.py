@@ -69,8 +69,21 @@ def resolve_data_dir(data_dir: str | Path = "data/games") -> Path:
 
 
 def game_files(data_dir: str | Path) -> list[str]:
-    """File names of the games in ``data_dir`` (``*.toml``), sorted."""
-    return sorted(p.name for p in Path(data_dir).glob("*.toml"))
+    """The game files under ``data_dir``, subfolders included, as paths relative to it.
+
+    Forward slashes on every system; the top-level games first, then each subfolder's, each group sorted.
+
+    Examples
+    --------
+    >>> files = game_files("data/games")
+    >>> "dynasty.toml" in files and "classic/double_sevens.toml" in files
+    True
+    >>> files.index("dynasty.toml") < files.index("classic/double_sevens.toml")
+    True
+    """
+    d = Path(data_dir)
+    rel = [p.relative_to(d) for p in d.rglob("*.toml") if p.is_file()]
+    return [r.as_posix() for r in sorted(rel, key=lambda r: (len(r.parts) > 1, r.parts))]
 
 
 def default_game_path(data_dir: str | Path) -> Path:
