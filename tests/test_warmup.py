@@ -44,6 +44,18 @@ def test_warm_is_quick_once_done_and_reports_progress() -> None:
 
 
 @needs_warm
+def test_the_simulator_kernels_compile_in_a_second_process() -> None:
+    # forced, with every kernel cached: each step only loads; the side lane's steps come back from the second process
+    seen: list[str] = []
+    times = warmup.warm(lambda i, n, label: seen.append(label), aot=False, force=True, parallel=True)
+    side = [label for label, step in warmup.STEPS if step in warmup.SIDE_LANE]
+    assert side and sorted(t.label for t in times) == sorted(label for label, step in warmup.STEPS
+                                                             if step is not warmup._extension)
+    assert all(f"{label} (in a second process, meanwhile)" in seen for label in side)
+    assert warmup.ready()
+
+
+@needs_warm
 def test_nothing_compiles_after_the_warm_up() -> None:
     # a new process runs what users run; every numba dispatcher it touched must have loaded from the cache
     out = run_python("""
