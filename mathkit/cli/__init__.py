@@ -21,6 +21,7 @@ from ..model.bounds import check_bet
 from ..sim.sampling import route_sampler
 from .args import coins_arg, lines_arg, sampling_arguments
 from .exits import check_output, print_json, run, strip_debug
+from .progress import phase, ticking
 
 __all__ = ["main"]
 
@@ -42,11 +43,19 @@ def _par(args: argparse.Namespace) -> int:
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
 
+        sample = route_sampler(game, args.sample_rounds, args.seed, reels=args.reels, lines=args.lines,
+                               coins=args.coins)
+
+        def sampled(routes: Sequence[str]) -> Any:
+            phase(f"sampling {len(routes)} part{'s' if len(routes) != 1 else ''} of the round the exact analysis "
+                  "leaves out")
+            assert sample is not None
+            return sample(routes)
+
         def sheet() -> Any:
+            phase("exact analysis")
             return build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
-                               sessions=args.sessions, sampler=route_sampler(game, args.sample_rounds, args.seed,
-                                                                             reels=args.reels, lines=args.lines,
-                                                                             coins=args.coins))
+                               sessions=args.sessions, sampler=None if sample is None else sampled)
 
         if args.out:
             from ..export.sheet import write_par
@@ -138,12 +147,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args_list, debug = strip_debug(list(sys.argv[1:] if argv is None else argv))
 
+    name = args_list[0] if args_list else ""
+    # a progress line on a terminal for a long command; not with --json, nor beside simulate's own progress bar
+    show = "--json" not in args_list and not (name == "simulate" and "--no-progress" not in args_list)
+
     def command() -> int:
-        if args_list and args_list[0] in DELEGATED:
-            return _delegate(args_list[0], args_list[1:])
-        args = _parser().parse_args(args_list)
-        status: int = args.func(args)
-        return status
+        with ticking(name, enabled=show and name in (*DELEGATED, "par")):
+            if name in DELEGATED:
+                return _delegate(name, args_list[1:])
+            args = _parser().parse_args(args_list)
+            status: int = args.func(args)
+            return status
 
     return run(command, debug=debug)
 
