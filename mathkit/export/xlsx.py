@@ -54,7 +54,7 @@ def _fig_row(name: str, f: Figure) -> list[object]:
 def _summary_rows(par: RoundSheet) -> list[list[object]]:
     g = par.game
     rows: list[list[object]] = [
-        ["figure", "value", "exact", "method"],
+        ["figure", "value", "exact", "method", "99% low", "99% high", "note"],
         ["game", g.name, "", ""],
         ["reel set", par.reels, "", ""],
         ["pay mode", g.pay_mode, "", ""],
@@ -82,7 +82,7 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         if max_win_bounded(par):
             rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
         else:
-            rows += [["max win (× bet)", "none", MAX_WIN_UNBOUNDED, ""],
+            rows += [["max win (× bet)", "none", "", "", "", "", MAX_WIN_UNBOUNDED],
                      _fig_row("largest computed win (× bet)", par.max_win),
                      _fig_row("P(largest computed win)", par.max_win_probability)]
         rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
@@ -91,11 +91,12 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         rows += [[f"volatility index {k}", z * par.sd_moments.value, "", par.sd_moments.method] for k, z in Z.items()]
         if par.mixed is not None:
             none = not max_win_bounded(par) and par.mixed.max_win_kind != "cap"  # no maximum: only the largest
-            rows += [[label, e.point, par.mixed.describe(e), e.method] for k, label, e in par.mixed.rows()
-                     if not (none and k in ("max_win", "max_win_probability"))]
+            rows += [[label, e.point, "" if e.exact is None else _frac(e.exact), e.method,
+                      *(("", "") if e.method == "exact" else (e.low, e.high)), par.mixed.describe(e)]
+                     for k, label, e in par.mixed.rows() if not (none and k in ("max_win", "max_win_probability"))]
             if none:
-                rows.append(["max win (× bet)", "none", MAX_WIN_UNBOUNDED, ""])
-        rows += [[k.replace("_", " "), "", why, ""] for k, why in par.not_computed.items()]
+                rows.append(["max win (× bet)", "none", "", "", "", "", MAX_WIN_UNBOUNDED])
+        rows += [[k.replace("_", " "), "", "", "", "", "", why] for k, why in par.not_computed.items()]
     else:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
                      "need the round's distribution, which a feature of this game does not give yet", "", "", ""])
