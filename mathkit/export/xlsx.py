@@ -100,7 +100,7 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
                      "need the round's distribution, which a feature of this game does not give yet", "", "", ""])
     if par.hit_frequency_per_line is not None:
-        rows.append(_fig_row("hit frequency per line (line hits / (cycle × lines), base spin)",
+        rows.append(_fig_row("hit frequency per line (E[lines paid] / E[lines played], base spin)",
                              par.hit_frequency_per_line))
     if par.cap is not None:
         rows.append(["cap (× bet)", par.cap.value, par.cap.exact_str() or "", "declared"])

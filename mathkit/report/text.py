@@ -362,7 +362,7 @@ def _lines_text(par: RoundSheet) -> str:
 def _per_line_text(par: RoundSheet) -> str:
     f = par.hit_frequency_per_line
     if f is None:
-        why = "a ways game has no lines" if par.game.pay_mode == "ways" else "a feature modifies the base spin"
+        why = "a ways game has no lines" if par.game.pay_mode == "ways" else "no line is played"
         return f"  hit frequency per line      not given ({why})"
     return f"  hit frequency per line      {pct(f.value)}  ({one_in(f.value)})   [{f.method}]"
 
