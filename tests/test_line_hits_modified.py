@@ -14,12 +14,15 @@ import itertools
 import math
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
+import openpyxl
 from brute import brute_spin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_engine_property import _fit_lengths, games
 
+from mathkit.export.sheet import write_par
 from mathkit.features.heights import VariableHeights
 from mathkit.features.overlay_wilds import OverlayType, OverlayWilds
 from mathkit.gamefile.io import load_game, loads_game
@@ -29,6 +32,7 @@ from mathkit.model.game import Game, ReelSet, Symbol
 from mathkit.model.validate import validate_game
 from mathkit.report.lines import line_hit_frequency, modified_line_hit_frequency
 from mathkit.report.par import build_sheet
+from mathkit.report.text import par_to_dict, par_to_text
 from mathkit.round import Engine
 
 # ----------------------------------------------------------------------------- hand-derived
@@ -183,6 +187,29 @@ def test_the_shipped_modified_games_have_it_exact() -> None:
         sheet = build_sheet(load_game(f"data/games/{name}.toml"), deepest="mean")
         f = sheet.hit_frequency_per_line
         assert f is not None and f.method == "exact" and 0 < f.value < 1, name
+
+
+# ----------------------------------------------------------------------------- the lines played by height
+def test_the_sheet_states_the_lines_by_height(tmp_path: Path) -> None:
+    # the file draws the window 3–7 rows high with 10 lines per row: 30, 40 … 70 lines (its total bet is fixed)
+    sheet = build_sheet(load_game("data/games/heights_3to7.toml"), deepest="mean")
+    by = tuple((h, 10 * h) for h in range(3, 8))
+    assert sheet.lines_by_height == by
+    header = par_to_text(sheet).splitlines()[3]
+    assert "30–70 lines by height (3 rows: 30, 4 rows: 40, 5 rows: 50, 6 rows: 60, 7 rows: 70)" in header
+    assert par_to_dict(sheet)["lines_by_height"] == [{"height": h, "lines": n} for h, n in by]
+    wb = openpyxl.load_workbook(write_par(sheet, tmp_path / "heights.xlsx"))
+    rows = {r[0]: r for r in wb["summary"].iter_rows(values_only=True) if r and r[0]}
+    assert rows["lines by height"][1] == "3 rows: 30, 4 rows: 40, 5 rows: 50, 6 rows: 60, 7 rows: 70"
+    # a height of weight 0 is never drawn, so it plays no lines
+    toy = loads_game(HEIGHTS_TOY.replace("heights = { 1 = 1, 2 = 1 }", "heights = { 1 = 0, 2 = 1 }"))
+    assert build_sheet(toy).lines_by_height == ((2, 2),)
+
+
+def test_a_fixed_window_has_no_lines_by_height() -> None:
+    sheet = build_sheet(load_game("data/games/classic_3reel.toml"))
+    assert sheet.lines_by_height == () and par_to_dict(sheet)["lines_by_height"] is None
+    assert f"· {sheet.lines} lines ×" in par_to_text(sheet).splitlines()[3]
 
 
 # ----------------------------------------------------------------------------- against the brute force

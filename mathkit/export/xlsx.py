@@ -66,6 +66,9 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         ["cycle", _cell(par.cycle), str(par.cycle), "exact"],
         _fig_row("RTP", par.rtp),
     ]
+    if par.lines_by_height:  # a window drawn per spin: the lines played at each height
+        rows.insert(5, ["lines by height", ", ".join(f"{h} rows: {n}" for h, n in par.lines_by_height),
+                        "the window's height is drawn per spin; these lines are played at each height", "declared"])
     rows += [_fig_row(f"RTP: {k}", f) for k, f in par.components.items()]
     if g.declared_rtp is not None:
         rows.append(["declared RTP", float(g.declared_rtp), _frac(g.declared_rtp), "declared"])
