@@ -34,7 +34,7 @@ from ..model.game import Game
 from ..round import RoundAnalysis, analyse
 from ..round.compose import as_block
 from .lines import HIT_FREQUENCY_PER_LINE, line_hit_frequency, lines_by_height, modified_line_hit_frequency
-from .simfigures import entry_figures
+from .simfigures import entry_figures, with_any_type
 
 __all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
            "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
@@ -273,7 +273,7 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
     cap_fig = None if analysis.limit is None else Figure.of(analysis.limit.credits / bet)
     return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
             "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
-            "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
+            "components": components, "rtp": rtp, "base": base, "features": with_any_type(analysis), "cap": cap_fig,
             "max_win_bounded": analysis.outcome.max_win is not None, **entry_figures(analysis), "level": analysis.level,
             "hit_frequency_per_line": modified_line_hit_frequency(engine) if game.features_of("modifier")
             else line_hit_frequency(base), "lines_by_height": lines_by_height(engine)}
