@@ -58,6 +58,7 @@ from ..laws.stage import (
     memo_tail,
     tail_of,
     tail_plus,
+    visits,
 )
 from ..model.game import Feature, Game
 from .engine import Engine
@@ -359,6 +360,8 @@ class _Composer:
         self.outcomes: dict[Node, Outcome] = {}
         self._active: set[Node] = set()
         self._plays: dict[Hashable, SpinPlay] = {}
+        self.base_parts: tuple[tuple[Fraction, Spin, StageLaw], ...] = ()
+        """The base spin's law under each spin its modifiers make of it, with its probability (set by :meth:`base_law`)."""
         self.ctx = engine
         engine.hand(self.play_spin)
 
@@ -369,8 +372,8 @@ class _Composer:
         shaping += [game.feature_path(b) for b in self.seqs]
         with located(field=", ".join(shaping) or f"reels.{self.engine.reels}"):
             models = modified(self.ctx, self.engine.base_model())
-            parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
-        return _mix(parts, self.level)
+            self.base_parts = tuple((p, m, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models)
+        return _mix([(p, law) for p, _, law in self.base_parts], self.level)
 
     def short(self, node: Node) -> bool:
         """Whether the stage ``node`` is left to the simulator: at the distribution level, its block answers less."""
@@ -480,26 +483,9 @@ class _Composer:
         return out
 
     def reach(self) -> dict[Node, Number]:
-        """P(a round plays each stage with each entry), over every way of getting there."""
-        order: list[Node] = []
-        seen: set[Node] = set()
-
-        def visit(node: Node) -> None:
-            seen.add(node)
-            for key in self.laws[node].branches:
-                for child in key:
-                    if child not in seen:
-                        visit(child)
-            order.append(node)
-
-        visit(BASE)
-        reach: dict[Node, Number] = {node: Fraction(0) for node in order}
-        reach[BASE] = Fraction(1)
-        for node in reversed(order):
-            for key, br in self.laws[node].branches.items():
-                for child in key:
-                    reach[child] = reach[child] + reach[node] * br.p
-        return reach
+        """P(a round plays each stage with each entry), over every way of getting there (:func:`~mathkit.laws.stage.visits`)."""
+        base = self.laws[BASE]
+        return {BASE: Fraction(1), **visits(self.laws, [(br.p, key) for key, br in base.branches.items()])}
 
 
 def p_any(laws: Mapping[Node, StageLaw], names: Iterable[str], start: StageLaw | None = None) -> Number:
@@ -692,7 +678,8 @@ def _analyse(engine: Engine, level: Level, sections: bool) -> RoundAnalysis:
             stats[name] = FeatureStats(entries, {e: comp.laws[(name, e)] for e in entries},
                                        {e: comp.outcomes[(name, e)] for e in entries}, level, {"round": outcome})
         elif block.role == "modifier":
-            stats[name] = FeatureStats({}, {}, {}, level, {"base": comp.laws[BASE]})
+            stats[name] = FeatureStats({}, {}, {}, level, {"base": comp.laws[BASE], "parts": comp.base_parts,
+                                                           "laws": comp.laws})
     uncapped = outcome
     for block in transforms(game):
         before = outcome
