@@ -189,4 +189,8 @@ def test_xlsx_par_sheet_of_the_means(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert rows["P(cap) ≤ (bound)"][3] == "markov"
     assert "Final Chance" in rows and rows["σ per total bet"][3] == "exact"
     assert {r[0] for r in wb["features"].iter_rows(min_row=2, values_only=True)} >= {
-        "Overlay wilds", "Re-spins", "Free spins: barbarian", "Free spins: priestess", "Free spins: samurai", "Cap"}
+        "Overlay wilds", "Re-spins", "Free spins: barbarian", "Free spins: priestess", "Free spins: samurai",
+        "Free spins: any type", "Cap"}
+    # issue 28: the hit frequency per line is exact under the overlay wilds (tests/test_line_hits_modified.py)
+    per_line = rows["hit frequency per line (E[lines paid] / E[lines played], base spin)"]
+    assert per_line[3] == "exact" and 0 < per_line[1] < 1

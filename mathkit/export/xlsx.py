@@ -66,6 +66,9 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         ["cycle", _cell(par.cycle), str(par.cycle), "exact"],
         _fig_row("RTP", par.rtp),
     ]
+    if par.lines_by_height:  # a window drawn per spin: the lines played at each height
+        rows.insert(5, ["lines by height", ", ".join(f"{h} rows: {n}" for h, n in par.lines_by_height),
+                        "the window's height is drawn per spin; these lines are played at each height", "declared"])
     rows += [_fig_row(f"RTP: {k}", f) for k, f in par.components.items()]
     if g.declared_rtp is not None:
         rows.append(["declared RTP", float(g.declared_rtp), _frac(g.declared_rtp), "declared"])
@@ -101,7 +104,7 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
                      "need the round's distribution, which a feature of this game does not give yet", "", "", ""])
     if par.hit_frequency_per_line is not None:
-        rows.append(_fig_row("hit frequency per line (line hits / (cycle × lines), base spin)",
+        rows.append(_fig_row("hit frequency per line (E[lines paid] / E[lines played], base spin)",
                              par.hit_frequency_per_line))
     if par.cap is not None:
         rows.append(["cap (× bet)", par.cap.value, par.cap.exact_str() or "", "declared"])
