@@ -36,6 +36,14 @@ def run_python(code: str, env: dict[str, str] | None = None) -> subprocess.Compl
                           timeout=600)
 
 
+def test_the_warm_up_key_covers_the_simulator_words() -> None:
+    # a new or changed simulator word is a new driver text (mathkit.sim.driver): unless the warm-up's key reads
+    # the words, it reports "already compiled" and each build of the new driver compiles on first use
+    covered = {p for pattern in warmup.KERNEL_SOURCES for p in warmup.PACKAGE.glob(pattern)}
+    words = set((warmup.PACKAGE / "sim" / "words").glob("*.py"))
+    assert words and words <= covered
+
+
 @needs_warm
 def test_warm_is_quick_once_done_and_reports_progress() -> None:
     seen: list[tuple[int, int, str]] = []

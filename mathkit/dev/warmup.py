@@ -60,7 +60,8 @@ __all__ = ["STEPS", "StepTime", "bytecode", "ready", "warm"]
 PACKAGE = Path(__file__).resolve().parents[1]
 GAMES = PACKAGE.parent / "data" / "games"
 #: the sources of every compiled kernel (a change to one means compiling again)
-KERNEL_SOURCES = ("exact/cycle/*.py", "sim/*.py", "spin/evaluate.py", "chains/freespins/growing.py", "dev/warmup.py")
+KERNEL_SOURCES = ("exact/cycle/*.py", "sim/*.py", "sim/words/*.py", "spin/evaluate.py", "chains/freespins/growing.py",
+                  "dev/warmup.py")
 
 # small games of every kind the enumeration handles (a design of our own, for compiling only)
 _LINES_5 = """
