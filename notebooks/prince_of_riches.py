@@ -169,9 +169,8 @@ by = dict(heights_section.figures)
 law = game.feature("variable_heights")
 mixed = sum(float(law.probability(h)) * by[f"RTP of a round starting at height {h}"].value for h, _ in law.heights)
 assert abs(mixed - par.rtp.value) < 1e-12, "the heights' mix is not the game's RTP"
-fg = next(s for s in par.features if s.name == "Free games")
 entries = sum(law.probability(h) * by[f"Free games: trigger probability at height {h}"].exact for h, _ in law.heights)
-assert entries == dict(fg.figures)["trigger probability"].exact, "the heights' mix is not the free games' trigger"
+assert entries == fg["trigger probability"].exact, "the heights' mix is not the free games' trigger"
 display(Table(heights_section.table[0], heights_section.table[1:], "Per starting height (exact / Markov means)"))
 
 # %% [markdown]
