@@ -201,6 +201,7 @@ def test_the_sheet_states_the_lines_by_height(tmp_path: Path) -> None:
     wb = openpyxl.load_workbook(write_par(sheet, tmp_path / "heights.xlsx"))
     rows = {r[0]: r for r in wb["summary"].iter_rows(values_only=True) if r and r[0]}
     assert rows["lines by height"][1] == "3 rows: 30, 4 rows: 40, 5 rows: 50, 6 rows: 60, 7 rows: 70"
+    assert rows["lines played"][1] == "30–70 by height"  # not the base height's 30 alone
     # a height of weight 0 is never drawn, so it plays no lines
     toy = loads_game(HEIGHTS_TOY.replace("heights = { 1 = 1, 2 = 1 }", "heights = { 1 = 0, 2 = 1 }"))
     assert build_sheet(toy).lines_by_height == ((2, 2),)

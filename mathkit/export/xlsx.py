@@ -67,8 +67,11 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         _fig_row("RTP", par.rtp),
     ]
     if par.lines_by_height:  # a window drawn per spin: the lines played at each height
-        rows.insert(5, ["lines by height", ", ".join(f"{h} rows: {n}" for h, n in par.lines_by_height),
-                        "the window's height is drawn per spin; these lines are played at each height", "declared"])
+        played = [n for _, n in par.lines_by_height]
+        rows[4] = ["lines played", f"{min(played)}–{max(played)} by height", "", "declared", "", "",
+                   "the window's height is drawn per spin: the next row gives the lines played at each height"]
+        rows.insert(5, ["lines by height", ", ".join(f"{h} rows: {n}" for h, n in par.lines_by_height), "",
+                        "declared", "", "", "the window's height is drawn per spin; these lines are played at each height"])
     rows += [_fig_row(f"RTP: {k}", f) for k, f in par.components.items()]
     if g.declared_rtp is not None:
         rows.append(["declared RTP", float(g.declared_rtp), _frac(g.declared_rtp), "declared"])
