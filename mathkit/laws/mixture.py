@@ -234,6 +234,10 @@ class _Route:
     weights2: list[float] | None = None
     weight_bound: float = 1.0
     top: int | None = None
+    w_total: float = 0.0
+    """Σ w over the draws (weighted routes)."""
+    w2_total: float = 0.0
+    """Σ w² over the draws (weighted routes)."""
 
     def estimate(self, sel: Callable[[int], bool], conf: float) -> tuple[float, float, float, int]:
         """``(P̂, low, high, hits)`` of the event ``{W : sel(W)}`` given the route, at ``conf``."""
@@ -262,13 +266,6 @@ class _Route:
         se = math.sqrt(max(var, 0.0))
         return p, max(0.0, p - z * se), min(1.0, p + z * se), k
 
-    @property
-    def w_total(self) -> float:
-        return math.fsum(self.weights) if self.weights is not None else float(self.n)
-
-    @property
-    def w2_total(self) -> float:
-        return math.fsum(self.weights2) if self.weights2 is not None else float(self.n)
 
 
 def _method(exact: RoundPart, routes: Sequence[tuple[str, Fraction]]) -> str:
@@ -454,7 +451,9 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
 
 def _route(p: float, s: RouteSample) -> _Route:
     return _Route(p, list(s.values), list(s.counts), s.draws, None if s.weights is None else list(s.weights),
-                  None if s.weights2 is None else list(s.weights2), s.weight_bound, s.top)
+                  None if s.weights2 is None else list(s.weights2), s.weight_bound, s.top,
+                  math.fsum(s.weights) if s.weights is not None else float(s.draws),
+                  math.fsum(s.weights2) if s.weights2 is not None else float(s.draws))
 
 
 def _at_least(t: int) -> Callable[[int], bool]:
