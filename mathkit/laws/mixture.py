@@ -21,6 +21,15 @@ between routes (the routes may share their literal rounds).  An RTP contribution
 the normal interval of the route's sample mean at the same confidence.  Where a proven tail bound
 is tighter than the sample's upper end (P(cap)), the bound is reported instead, and says so.
 
+Weighted routes: a route sampled by importance sampling (:mod:`mathkit.round.rare`) carries per value the sums
+of its draws' likelihood ratios ``w`` and of their squares (:attr:`RouteSample.weights`, ``weights2``) and a
+proven bound ``w_max`` of the ratio.  Its estimate of an event is the self-normalised ``Σ_E w / Σ w`` (so
+its law sums to 1), with the delta-method variance ``Σ_i w_i²·(1_E(i) − P̂)² / (Σ w)²`` and a normal
+interval at the route's confidence where at least :data:`MIN_WEIGHTED_HITS` draws hit the event; with
+fewer, the interval is ``[0, w_max·U]``, ``U`` the Wilson upper end of the hits' share of the draws
+(``P(E) = E_q[w·1_E] ≤ w_max·Q(E)``).  A route with a proven largest win (:attr:`RouteSample.top`)
+adds exactly 0 to every event above it (no width, no sample needed).
+
 Resolution: a probability figure with a sampled part is a point value only when its sample resolves it —
 its 99% half-width at most :data:`RESOLUTION` (10%) of the value.  Otherwise (a route that never reached the
 event, or too few hits) the figure *is* its interval: :attr:`Estimate.interval` is set, its ``value`` is the
