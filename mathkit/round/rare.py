@@ -117,8 +117,8 @@ def rare_route(analysis: Any, route: str) -> RareRoute | None:
     if not isinstance(source, ScatterRespins):
         return None
     ctx = analysis.engine
-    t = pay_tables(game, lines=ctx.lines, coins=ctx.coins)
-    if t.ways or t.reel_ids is not None:
+    tables = pay_tables(game, lines=ctx.lines, coins=ctx.coins)
+    if tables.ways or tables.reel_ids is not None:
         return None  # the kernel plays lines without reel-ordered entries
     rows = game.reel_set(feature.reels).rows
     if source.rows(ctx) != rows:
