@@ -140,3 +140,13 @@ def test_the_samurai_route_by_importance_sampling_holds_its_exact_mean(warlords)
     assert abs(wt / s.draws - 1) <= Z999 * math.sqrt(w2.sum() / s.draws - (wt / s.draws) ** 2) / math.sqrt(s.draws)
     assert max(w for w in (w2 / np.maximum(s.counts, 1)).tolist()) <= 4.0 + 1e-9  # every ratio ≤ 2
     assert sample_rare(game, rr, 1000, seed=4) == sample_rare(game, rr, 1000, seed=4)
+
+
+def test_the_routes_proven_tops(warlords) -> None:  # type: ignore[no-untyped-def]
+    # by hand: an overlay spin pays at most every one of its 30 lines at BARBARIAN ×5 = 500 coins (15,000 credits,
+    # 500× bet): no overlay round reaches 1000× bet; Samurai's 5 spins at most 5 × 15,000 after a base spin that
+    # pays less than 25,000 (the cap, 100,000 credits, out of reach)
+    _, a, _ = warlords
+    tops = {u.route: u.top for u in a.uncapped.uncovered}
+    assert tops["variant:overlay wilds: Priestess Arrow"] == tops["variant:overlay wilds: Samurai Sword"] == 15_000
+    assert 75_000 < tops["feature:samurai"] < 100_000
