@@ -90,6 +90,11 @@ def test_nothing_compiles_after_the_warm_up() -> None:
         games = {h: HeightGame(F(7, 4), {0: Branch(F(9, 10), F(7, 4), F(49, 4), law),
                                          3: Branch(F(1, 10), F(7, 4), F(49, 4), law)}) for h in (3, 4)}
         GrowingChain((3, 4), games, {3: {3: F(1, 2), 4: F(1, 2)}}).distributions([(5, 3)])
+        from mathkit.features.sticky_spins import StickyFreeSpins
+        from mathkit.round.rare import sticky_wins  # the PAR sheet's importance sampling of Warlords' Samurai route
+        warlords = load_game("data/games/warlords.toml")
+        samurai = next(f for f in warlords.features if isinstance(f, StickyFreeSpins))
+        sticky_wins(warlords, samurai, np.array([7, 1 << 14], dtype=np.int64), seed=2)
         from numba.core.dispatcher import Dispatcher
         missed = sorted(f"{m}.{k}" for m, mod in list(sys.modules.items()) if m.startswith("mathkit")
                         for k, v in vars(mod).items() if isinstance(v, Dispatcher) and sum(v.stats.cache_misses.values()))

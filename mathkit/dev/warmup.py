@@ -61,6 +61,7 @@ PACKAGE = Path(__file__).resolve().parents[1]
 GAMES = PACKAGE.parent / "data" / "games"
 #: the sources of every compiled kernel (a change to one means compiling again)
 KERNEL_SOURCES = ("exact/cycle/*.py", "sim/*.py", "sim/words/*.py", "spin/evaluate.py", "chains/freespins/growing.py",
+                  "round/rare.py",
                   "dev/warmup.py")
 
 # small games of every kind the enumeration handles (a design of our own, for compiling only)
@@ -191,6 +192,18 @@ def _growing() -> None:
     GrowingChain((1, 2), {1: height(2, Fraction(1, 10)), 2: height(5, Fraction(1, 5))}, grow).distributions([(2, 1)])
 
 
+def _rare() -> None:
+    """The sticky free-spin kernel of the PAR sheet's importance sampling (:mod:`mathkit.round.rare`)."""
+    import numpy as np
+
+    from ..features.sticky_spins import StickyFreeSpins
+    from ..round.rare import sticky_wins
+
+    game = load_game(GAMES / "warlords.toml")
+    feature = next(f for f in game.features if isinstance(f, StickyFreeSpins))
+    sticky_wins(game, feature, np.array([0b111, 1 << 14], dtype=np.int64), seed=1)
+
+
 def _extension() -> None:
     if kernels.aot_status() == "in use":
         return
@@ -215,11 +228,12 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("enumeration kernels: lines, ways, sparse, one reel", _enumeration),
     ("simulator kernels", _simulator),
     ("free-game chain kernel (growing window)", _growing),
+    ("sticky free-spin kernel (importance sampling)", _rare),
     ("ahead-of-time extension of the enumeration kernels", _extension),
 )
 #: the steps a second process compiles meanwhile (their kernels share nothing with the others'; the
 #: extension needs the enumeration kernels, so those two stay in this process, in order)
-SIDE_LANE = frozenset({_simulator, _growing})
+SIDE_LANE = frozenset({_simulator, _growing, _rare})
 
 
 def _stamp() -> Path:

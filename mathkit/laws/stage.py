@@ -528,6 +528,8 @@ class Uncovered:
     probability: Fraction
     mean: Number
     why: str
+    top: int | None = None
+    """A proven bound of the win of the route's rounds (credits, before any cap; ``None``: none known)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -346,7 +346,7 @@ def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
     else:
         exact = RoundPart(tuple(d.values.tolist()), tuple(d.probs.tolist()), lost_mass=float(d.lost_mass))
         routes = [(u.route, Fraction(u.probability)) for u in before.uncovered]
-    samples = sampler([r for r, _ in routes])
+    samples = _samples(analysis, sampler, [r for r, _ in routes])
     reachable = limit is not None and limit.reachable
     bound = None if limit is None else limit.tail_bound()
     seeds = {s.seed for s in samples.values()}
@@ -354,6 +354,32 @@ def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
               seed=seeds.pop() if len(seeds) == 1 else None, tail=before.tail)
     why = [f"{u.route}: {u.why}" for u in before.uncovered]
     return replace(law, notes=(*law.notes, *why)) if why else law
+
+
+RARE_SHARE = 4
+"""An importance-sampled route (:mod:`mathkit.round.rare`) draws ``rounds // RARE_SHARE`` of the sampler's rounds: a
+draw plays only the route's free spins (its start is drawn from its exact law)."""
+
+
+def _samples(analysis: RoundAnalysis, sampler: Sampler, routes: Sequence[str]) -> dict[str, RouteSample]:
+    """Each route's sample: by importance sampling where :func:`mathkit.round.rare.rare_route` models the route,
+    else by ``sampler``; each with the route's proven top (no event above it can happen)."""
+    from ..laws.mixture import DEFAULT_ROUNDS, DEFAULT_SEED
+    from ..round import rare
+
+    rounds = int(getattr(sampler, "rounds", DEFAULT_ROUNDS))
+    seed = int(getattr(sampler, "seed", DEFAULT_SEED))
+    out: dict[str, RouteSample] = {}
+    for r in routes:
+        rr = rare.rare_route(analysis, r)
+        if rr is not None:
+            out[r] = rare.sample_rare(analysis.game, rr, max(rounds // RARE_SHARE, 1), seed,
+                                      lines=analysis.engine.lines, coins=analysis.engine.coins)
+    rest = [r for r in routes if r not in out]
+    if rest:
+        out.update(sampler(rest))
+    tops = {u.route: u.top for u in analysis.uncapped.uncovered}
+    return {r: replace(s, top=tops.get(r)) for r, s in out.items()}
 
 
 NOT_COMPUTED = ("not computed exactly: `mathkit par` mixes in sampled parts (--sample-rounds, --seed); "

@@ -85,7 +85,8 @@ def _gather(parts: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
     for u in parts:
         if u.route in out:
             v = out[u.route]
-            out[u.route] = Uncovered(u.route, v.probability + u.probability, v.mean + u.mean, v.why)
+            top = None if u.top is None or v.top is None else max(u.top, v.top)
+            out[u.route] = Uncovered(u.route, v.probability + u.probability, v.mean + u.mean, v.why, top)
         else:
             out[u.route] = u
     return tuple(u for u in out.values() if u.probability)
@@ -93,23 +94,31 @@ def _gather(parts: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
 
 def _scaled(parts: Sequence[Uncovered], q: Number) -> list[Uncovered]:
     """Uncovered parts of an event of probability ``q`` (given it), as parts of the whole."""
-    return [Uncovered(u.route, _exact(q) * u.probability, q * u.mean, u.why) for u in parts]
+    return [Uncovered(u.route, _exact(q) * u.probability, q * u.mean, u.why, u.top) for u in parts]
+
+
+def _plus(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
 
 
 def _chained(first_mean: Number, first: Sequence[Uncovered], after_mean: Number,
-             after: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
+             after: Sequence[Uncovered], first_top: int | None = None,
+             after_top: int | None = None) -> tuple[Uncovered, ...]:
     """The uncovered parts of a win followed by an independent one: a round uncovered in either part is uncovered.
 
     An uncovered first part keeps its route, with the whole of what follows: ``E[(A + B)·1_u] = E[A·1_u] + P(u)·E[B]``.
     A covered first part (probability ``1 − Σ P(u)``, mean ``E[A] − Σ E[A·1_u]``) followed by an uncovered
     part ``v`` of the second: ``E[(A + B)·1{A covered, v}] = E[A·1{covered}]·P(v) + P(covered)·E[B·1_v]``.
+    A route's top (its proven largest win) adds the other part's (``first_top``, ``after_top``; ``None``: unknown).
     """
     if not first and not after:
         return ()
-    out = [Uncovered(u.route, u.probability, u.mean + u.probability * after_mean, u.why) for u in first]
+    out = [Uncovered(u.route, u.probability, u.mean + u.probability * after_mean, u.why, _plus(u.top, after_top))
+           for u in first]
     pc = 1 - sum((u.probability for u in first), Fraction(0))
     mc = first_mean - sum((u.mean for u in first), Fraction(0))
-    out += [Uncovered(v.route, pc * v.probability, mc * v.probability + pc * v.mean, v.why) for v in after]
+    out += [Uncovered(v.route, pc * v.probability, mc * v.probability + pc * v.mean, v.why, _plus(first_top, v.top))
+            for v in after]
     return _gather(out)
 
 
@@ -174,7 +183,7 @@ def _stage(engine: Engine, model: Spin, seqs: Sequence[Block], level: Level, lab
             mean = sum(comps.values(), Fraction(0))
             why = (f"{len(model.placements):,} overlay placements, one enumeration of the spin each "
                    f"(more than {OVERLAY_ENUMERATIONS})")
-            gone = (Uncovered(f"variant:{label}", Fraction(1), mean, why),)
+            gone = (Uncovered(f"variant:{label}", Fraction(1), mean, why, bound),)
             return StageLaw({key: Branch(Fraction(1), mean, m2, NOTHING, top=bound, uncovered=gone)},  # type: ignore[dict-item]
                             comps, "exact", level)
     joint = engine.joint(model, names)
@@ -242,7 +251,7 @@ def _then(br: Branch, after: Outcome, level: Level) -> Branch:
     if level == "distribution":
         assert br.dist is not None and after.dist is not None
         dist = convolve(br.dist, after.dist)
-        gone = _chained(br.mean, br.uncovered, after.mean, after.uncovered)
+        gone = _chained(br.mean, br.uncovered, after.mean, after.uncovered, br.top, after.max_win)
     return Branch(br.p, br.mean + after.mean, m2, dist, top, tail, gone)
 
 
@@ -328,11 +337,13 @@ def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
     if level == "distribution":
         dist = WinLaw.point(0)
         done: Number = Fraction(0)
+        done_top: int | None = 0
         for o in outcomes:
             assert o.dist is not None
             dist = convolve(dist, o.dist)
-            gone = _chained(done, gone, o.mean, o.uncovered)
+            gone = _chained(done, gone, o.mean, o.uncovered, done_top, o.max_win)
             done = done + o.mean
+            done_top = _plus(done_top, o.max_win)
     top: int | None = 0
     for o in outcomes:
         top = None if top is None or o.max_win is None else top + o.max_win
@@ -447,7 +458,7 @@ class _Composer:
         if short:  # the whole stage and what follows it: its moments, its law sampled
             why = (f"{node[0]!r} answers its mean and second moment only, not its win distribution "
                    f"(see its block, {type(self.blocks[node[0]]).__name__})")
-            dists, gone = Mixing(), [Uncovered(f"feature:{node[0]}", Fraction(1), mean, why)]
+            dists, gone = Mixing(), [Uncovered(f"feature:{node[0]}", Fraction(1), mean, why, top)]
             dists.add(1.0, NOTHING)
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
                       dists.law() if self.level == "distribution" else None, top, methods,
