@@ -52,3 +52,14 @@ def test_json_and_pipes_get_no_progress_line() -> None:
     assert status == 0 and err == "" and out.lstrip().startswith("{")
     _, err, status = _run(["check", GAME], tty=False)
     assert err == ""
+
+
+def test_the_par_sheets_sampler_keeps_its_settings_under_the_progress_line() -> None:
+    # the sheet's own samplers (importance sampling of a rare route) read the sampler's rounds and seed
+    from mathkit.cli import _Phased
+    from mathkit.gamefile.io import load_game
+    from mathkit.sim.sampling import route_sampler
+
+    inner = route_sampler(load_game(GAME), 1234, 7)
+    phased = _Phased(inner)
+    assert (phased.rounds, phased.seed) == (1234, 7) == (inner.rounds, inner.seed)  # type: ignore[union-attr]

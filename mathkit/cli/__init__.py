@@ -46,16 +46,10 @@ def _par(args: argparse.Namespace) -> int:
         sample = route_sampler(game, args.sample_rounds, args.seed, reels=args.reels, lines=args.lines,
                                coins=args.coins)
 
-        def sampled(routes: Sequence[str]) -> Any:
-            phase(f"sampling {len(routes)} part{'s' if len(routes) != 1 else ''} of the round the exact analysis "
-                  "leaves out")
-            assert sample is not None
-            return sample(routes)
-
         def sheet() -> Any:
-            phase("exact analysis")
+            phase("exact analysis" if sample is None else "exact analysis, then the parts it leaves out, sampled")
             return build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
-                               sessions=args.sessions, sampler=None if sample is None else sampled)
+                               sessions=args.sessions, sampler=None if sample is None else _Phased(sample))
 
         if args.out:
             from ..export.sheet import write_par
@@ -74,6 +68,21 @@ def _par(args: argparse.Namespace) -> int:
         text = cached(game, "par", settings, render) if not args.no_cache else render()
     print(text, end="\n" if args.json else "")
     return 0
+
+
+class _Phased:
+    """A PAR sheet's sampler that names its stage on the progress line; its settings (``rounds``, ``seed``: read
+    by the sheet's own samplers) are the sampler's."""
+
+    def __init__(self, sampler: Any) -> None:
+        self._sampler = sampler
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sampler, name)
+
+    def __call__(self, routes: Sequence[str]) -> Any:
+        phase(f"sampling {len(routes)} part{'s' if len(routes) != 1 else ''} of the round the exact analysis leaves out")
+        return self._sampler(routes)
 
 
 def _cache(args: argparse.Namespace) -> int:
