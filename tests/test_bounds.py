@@ -272,3 +272,23 @@ def test_a_file_too_large_is_refused_before_it_is_read(tmp_path: Path) -> None:
     with pytest.raises(GameError) as info:
         load_game(path)
     assert info.value.field == "file" and "a game file may have" in info.value.message
+
+
+def test_a_growing_free_games_distribution_past_the_work_limit_is_refused(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fuzz mutant of Prince of Riches (coins 3, TEN ×3 paying 5000) took 150 s of CPU in the growing free games'
+    # distribution alone (the grid reaches the largest wins): its one banded solve per frequency, over 5 heights and
+    # 256 spins, is now estimated first ((n_grid // 2 + 1) · 256 · 5 ≈ 1.11e9 steps) and refused by a 1e9 limit
+    # (the fuzz workers'), naming the feature; the base enumeration (2.32e8) passes it, and so does the shipped game
+    # (1.92e8 at its largest grid).
+    from mathkit.round import analyse
+
+    src = (Path(__file__).resolve().parents[1] / "data" / "games" / "prince_of_riches.toml").read_text(encoding="utf-8")
+    text = src.replace("coins = [1]", "coins = [3]", 1).replace("TEN = { 3 = 6,", "TEN = { 3 = 5000,", 1)
+    assert text != src
+    (tmp_path / "p.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("MATHKIT_MAX_WORK", "1e9")
+    with pytest.raises(LimitError) as info:
+        analyse(load_game(tmp_path / "p.toml"), level="distribution")
+    assert "the growing free games' win distribution needs about 1.11e+09 steps" in str(info.value)
+    assert "free_games" in str(info.value)

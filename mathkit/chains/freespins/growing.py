@@ -48,6 +48,7 @@ from ...laws.convolve import MAX_GRID, clean
 from ...laws.law import WinLaw
 from ...laws.provenance import Method
 from ...laws.stage import Branch, Number
+from ...model.bounds import check_cost
 from ..markov import geometric_check
 
 __all__ = ["ChainFigures", "GrowingChain", "HeightGame"]
@@ -352,6 +353,9 @@ class GrowingChain:
             if n_grid > min(max_size, MAX_GRID):
                 msg = f"the feature's win distribution needs {n_grid:,} points (more than {max_size:,})"
                 raise ModelError(msg)
+            # one banded solve per frequency, over every height and spin count: refused in time when too large
+            check_cost("the growing free games' win distribution", work=(n_grid // 2 + 1) * size * len(self.heights),
+                       fix="lower the largest pays: the distribution's grid reaches the feature's largest wins")
             out = self._on_grid(laws, entries, g, n_grid, size, where)
             near_top = (n_grid - n_grid // 4) * g
             if all(float(law.probs[law.values >= near_top].sum()) <= tol for law in out.values()):
