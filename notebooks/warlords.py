@@ -77,7 +77,8 @@ def fig(section: str, name: str) -> float:
 
 respins = next(k for k in sections if k.startswith("Re-spins"))
 p_re = fig(respins, "trigger probability")
-free = {k.split(": ")[1]: fig(k, "trigger probability") for k in sections if k.startswith("Free spins:")}
+free = {k.split(": ")[1]: fig(k, "trigger probability") for k in sections
+        if k.startswith("Free spins:") and k != "Free spins: any type"}  # the combined section is not a game
 fc = fig(respins, "final chance (given re-spins)")
 plots.state_diagram(
     ["main spin", "overlay spin", "battle / re-spins", "final chance", "Barbarian", "Priestess", "Samurai", "end"],

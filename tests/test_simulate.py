@@ -383,3 +383,19 @@ def test_dask_local_cluster_is_bit_identical(bench: Game) -> None:
     here = simulate(warlords, spins, seed=17, chunk=BLOCK)
     there = simulate(warlords, spins, seed=17, chunk=BLOCK, workers=2, progress=False)
     assert there == here and here.sums["scatter_respins:entered"] > 0
+
+
+def test_a_line_pay_of_2_to_the_32_credits_is_never_wrapped_to_nothing() -> None:
+    # fuzz case classic:248: L2 × 5 paying 2³² credits on the benchmark game. The simulator's remainder table (what
+    # the last reels' lines pay per open state) was built in int32, where 2³² wraps to exactly 0: the pay vanished
+    # and the run printed a simulated RTP of 0.94 against an exact 330,302. Built in int64, the pay reaches the
+    # driver, whose guard refuses a play of 2³¹ credits or more by name (its sums are 64-bit over many plays):
+    # in 20,000 spins about 46 plays hit it (Poisson; P(none) ≈ e⁻⁴⁶).
+    from mathkit.sim import simulate
+
+    text = (Path(__file__).resolve().parents[1] / "data" / "games" / "benchmark_5x3.toml").read_text(encoding="utf-8")
+    game = loads_game(re.sub(r"^L2 = \{([^}]*)5 = \d+", lambda m: f"L2 = {{{m.group(1)}5 = {2**32}", text, count=1,
+                             flags=re.M))
+    assert any(e.name == "L2" and (5, (2**32,)) in e.pays for e in game.line_pays)
+    with pytest.raises(ModelError, match=r"a play won 2\*\*31 credits or more"):
+        simulate(game, 20_000, seed=5, progress=False)

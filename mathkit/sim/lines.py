@@ -118,7 +118,7 @@ def prefix_table(k: int, n_stops: IntArray, cols: IntArray, first: IntArray, nch
 @nb.njit(cache=True, nogil=True)
 def remainder_table(states: IntArray, n_stops: IntArray, cols: IntArray, first: IntArray, nchild: IntArray,
                     row: IntArray, cnt: IntArray, sym: IntArray, trans: IntArray,
-                    nxt: IntArray) -> npt.NDArray[np.int32]:  # pragma: no cover - compiled
+                    nxt: IntArray) -> npt.NDArray[np.int64]:  # pragma: no cover - compiled
     """What the lines below each open state pay, by stops of the last one or two reels.
 
     ``states`` are packed open states (:meth:`_States.packed`) all at reel ``n − 1`` or all at
@@ -130,7 +130,7 @@ def remainder_table(states: IntArray, n_stops: IntArray, cols: IntArray, first: 
     n_last = n_stops[last]
     d0 = states[0] >> 56
     n_first = n_stops[d0] if d0 < last else 1
-    out = np.zeros((states.shape[0], n_first * n_last), dtype=np.int32)
+    out = np.zeros((states.shape[0], n_first * n_last), dtype=np.int64)
     for i in range(states.shape[0]):
         o = states[i]
         for a in range(n_first):
