@@ -176,6 +176,9 @@ class Mixing:
             return
         lo, hi = int(law.values.min()), int(law.values.max())
         if self._dense is None:
+            if hi - lo > 4 * len(law.values) + (1 << 16):  # a sparse law over a wide span (a big bet): no dense grid
+                self._rest.append((p, law))
+                return
             self._dense, self._lo = np.zeros(hi - lo + 1), lo
         else:
             new_lo = min(lo, self._lo)
