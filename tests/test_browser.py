@@ -359,7 +359,8 @@ def distribution_title(game: Game) -> str:
     """The distribution panel's title for ``game`` (its hit frequency from the exact PAR sheet)."""
     from mathkit.report.par import build_par
 
-    return f"P(win ≥ x × bet) (P(no win) = {float(1 - build_par(game).hit_frequency.value):.4f})"
+    par = build_par(game)
+    return f"P(win ≥ x × bet) [{par.distribution.method}] (P(no win) = {float(1 - par.hit_frequency.value):.4f})"
 
 
 def timed_edits(page: Any, game: Game, n: int) -> list[dict[str, Any]]:
