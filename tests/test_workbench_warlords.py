@@ -171,7 +171,7 @@ def test_warlords_labels_read_as_a_designer_reads_them(warlords: tuple[Any, Any]
         in label
     # the cap's component is markov in the breakdown too (its value is a bound, not a computed fraction)
     assert "<td style='white-space:nowrap'>cap</td><td style='text-align:right;white-space:nowrap'>0.0000%</td>" \
-        "<td style='color:#666;font-size:85%;max-width:22em;overflow-wrap:anywhere'>markov</td>" in wb.breakdown.value
+        "<td style='color:#666;font-size:85%;max-width:16em;overflow-wrap:anywhere'>markov</td>" in wb.breakdown.value
     # breakdown names never wrap
     assert wb.breakdown.value.count("<td style='white-space:nowrap'>") == len(ref.components)
     # sessions: why not, in words

@@ -58,6 +58,8 @@ def rtp_text(rtp: Fraction | float) -> str:
 
 #: a fraction longer than this (numerator and denominator digits) reads as a decimal, the fraction one click away
 LONG_FRACTION = 40
+#: a breakdown's fraction longer than this is one click away (the percentage beside it is the value)
+SHORT_FRACTION = 12
 #: decimals shown of a long exact value
 DECIMALS = 20
 
@@ -119,16 +121,20 @@ def exact_text(rtp: Fraction | float, method: str | None = None, error: float = 
 def breakdown_html(breakdown: Mapping[str, Fraction | float], methods: Mapping[str, str] | None = None) -> str:
     """The RTP breakdown as an HTML table: component, percent, provenance (the exact fraction when short).
 
-    A component's name never wraps; a long fraction reads as decimals with the fraction a click away;
+    A component's name never wraps; a fraction longer than :data:`SHORT_FRACTION` is a click away;
     a component whose provenance (``methods``) is not exact says so, whatever its value's type.
     """
     def how(k: str, v: Fraction | float) -> str:
-        if isinstance(v, Fraction) and (methods or {}).get(k, "exact") == "exact":
-            return fraction_html(v, prefix="exact ")
-        return "markov"
+        if not isinstance(v, Fraction) or (methods or {}).get(k, "exact") != "exact":
+            return "markov"
+        text = f"{v.numerator}/{v.denominator}"
+        if len(text) <= SHORT_FRACTION:
+            return f"exact {text}"
+        return (f"<details class='mk-fraction'><summary>exact</summary><code style='word-break:break-all;"
+                f"white-space:normal;font-size:11px'>{text}</code></details>")
     rows = "".join(f"<tr><td style='white-space:nowrap'>{html.escape(k)}</td>"
                    f"<td style='text-align:right;white-space:nowrap'>{pct(v)}</td>"
-                   f"<td style='color:#666;font-size:85%;max-width:22em;overflow-wrap:anywhere'>{how(k, v)}</td></tr>"
+                   f"<td style='color:#666;font-size:85%;max-width:16em;overflow-wrap:anywhere'>{how(k, v)}</td></tr>"
                    for k, v in breakdown.items())
     return f"<table class='mk-breakdown-table'>{rows}</table>"
 
