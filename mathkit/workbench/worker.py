@@ -35,14 +35,15 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, cast
 
+from ..errors import ModelError
 from ..laws.provenance import Method
 from ..model.edits import play_reels
 from ..model.game import Game
-from ..report.par import RoundSheet
+from ..report.par import RoundSheet, sheet_level
 from ..report.sensitivity import symbol_sensitivity
 from ..round import analyse
+from .readings import missing, sheet
 from .readings import sd as sheet_sd
-from .readings import sheet
 
 __all__ = ["STEPS", "ProcessRunner", "Sd", "Unavailable", "compute"]
 
@@ -89,18 +90,28 @@ def compute(game: Game, reels: str, send: Callable[[str, Any, float], None]) -> 
     play = play_reels(game, reels)
     t0 = time.perf_counter()
     par: RoundSheet | None = None
+    refused: Exception | None = None  # the sheet, tried for σ, failed: the sheet step says so without a second try
+    one_analysis = sheet_level(game) == "moments"
+    # a round whose blocks give its moments, not its distribution (Warlords): the sheet analyses the round to its
+    # moments anyway (σ from them) and mixes in the sampled parts, so one analysis gives σ and the sheet, where
+    # σ first and then the sheet cost two (Warlords: every figure in about half the time)
+    sd: Sd | Unavailable
     try:
-        got = sd_figure(game, play)
+        got = sheet(game, play) if one_analysis else sd_figure(game, play)
         if isinstance(got, RoundSheet):
             par = got
             s = sheet_sd(got)
-            sd: Sd | Unavailable = Unavailable("sd", ValueError("no σ")) if s is None else Sd(s.value, cast(Method, s.method))
+            why = ModelError(missing(got).get("sd", "σ is not available for this game"))
+            sd = Unavailable("sd", why) if s is None else Sd(s.value, cast(Method, s.method))
         else:
             sd = got
     except Exception as exc:  # a feature model that cannot be solved: say which figure, keep the others
         sd = Unavailable("sd", exc)
+        refused = exc if one_analysis else None
     send("sd", sd, time.perf_counter() - t0)
     try:
+        if refused is not None:
+            raise refused
         send("par", par if par is not None else sheet(game, play), time.perf_counter() - t0)
     except Exception as exc:
         send("par", Unavailable("par", exc), time.perf_counter() - t0)
