@@ -176,3 +176,20 @@ def test_warlords_labels_read_as_a_designer_reads_them(warlords: tuple[Any, Any]
     assert wb.breakdown.value.count("<td style='white-space:nowrap'>") == len(ref.components)
     # sessions: why not, in words
     assert "part of this game" in wb.sessions.status.value and "sampled" in wb.sessions.status.value
+
+
+def test_warlords_export_from_the_workbench_is_the_cli_sheet(warlords: tuple[Any, Any], tmp_path: Path) -> None:
+    import json
+
+    from mathkit.report.text import par_to_dict
+
+    wb, ref = warlords
+    wb.export_dir.value = str(tmp_path)
+    out = wb.export("json")
+    assert out is not None and "wrote" in wb.status.value
+    shown, expected = json.loads(out.read_text(encoding="utf-8")), par_to_dict(ref)
+    for key in ("rtp", "rtp_exact", "sd", "hit_frequency", "hit_frequency_interval", "volatility_index", "p_win_ge",
+                "max_win", "provenance"):
+        assert shown[key] == expected[key], key
+    assert shown["distribution"]["win_bands"] == expected["distribution"]["win_bands"]
+    assert shown["provenance"]["hit_frequency"] == "exact+sampled"
