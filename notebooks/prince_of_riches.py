@@ -159,24 +159,19 @@ fig
 # %% [markdown]
 # ## Per starting height
 # Each height played as its own game: the base spin at h rows, and the free games it triggers start there (and may grow).
-# Per height: the whole round's RTP, how often a base spin triggers the free games, and the cash stacks' return (base spin and free
-# games); the height law's mix of the RTPs is the game's RTP.
+# The PAR sheet's *Variable reels* section holds the table: per height the whole round's RTP and its parts, the cash stacks'
+# return over the whole round (base spin and free games), and how often a round from that height enters each feature.
+# The height law's mix of the RTPs is the game's RTP, and its mix of the entries is each feature's trigger probability, exactly.
 
 # %%
-by_height = []
+heights_section = next(s for s in par.features if s.name == "Variable reels")
+by = dict(heights_section.figures)
 law = game.feature("variable_heights")
-for h, weight in law.heights:
-    at_h = analyse(game.with_features(dataclasses.replace(law, heights=((h, 1),))), level="mean")
-    parts = at_h.breakdown()
-    cash_rtp = sum((v for k, v in parts.items() if "cash stacks" in k), Fraction(0))
-    by_height.append((h, weight, h * law.lines_per_row, sum(parts.values(), Fraction(0)),
-                      at_h.stats["free_games"].p_enter, cash_rtp))
-total_w = sum(row[1] for row in by_height)
-mixed = sum(Fraction(row[1], total_w) * row[3] for row in by_height)
-assert abs(float(mixed) - par.rtp.value) < 1e-12, "the heights' mix is not the game's RTP"
-display(Table(("height", "P(height)", "lines", "RTP", "free games 1 in", "cash stacks RTP"),
-              tuple((h, f"{w / total_w:.3f}", n, f"{float(r):.4%}", f"{1 / float(p):,.1f}", f"{float(c):.4%}")
-                    for h, w, n, r, p, c in by_height), "Per starting height (exact / Markov means)"))
+mixed = sum(float(law.probability(h)) * by[f"RTP of a round starting at height {h}"].value for h, _ in law.heights)
+assert abs(mixed - par.rtp.value) < 1e-12, "the heights' mix is not the game's RTP"
+entries = sum(law.probability(h) * by[f"Free games: trigger probability at height {h}"].exact for h, _ in law.heights)
+assert entries == fg["trigger probability"].exact, "the heights' mix is not the free games' trigger"
+display(Table(heights_section.table[0], heights_section.table[1:], "Per starting height (exact / Markov means)"))
 
 # %% [markdown]
 # ## How the wins are spread

@@ -296,7 +296,8 @@ class BruteSpin:
 
     ``distribution``: ``{total win: weight}``; ``joint``: ``{(total win, digit values): weight}``
     (digits in the order asked); ``credits``: credits over the cycle by component (``lines`` or
-    ``ways``, ``scatter`` and each extra's component).
+    ``ways``, ``scatter`` and each extra's component); ``paid_lines``: the weight of every
+    (outcome, line) pair whose line pays (0 for ways games), ``lines`` the lines active.
     """
 
     cycle: int
@@ -304,6 +305,8 @@ class BruteSpin:
     distribution: dict[int, int]
     joint: dict[tuple[int, tuple[int, ...]], int]
     credits: dict[str, int]
+    paid_lines: int = 0
+    lines: int = 0
 
     def rtp(self) -> Fraction:
         return Fraction(sum(self.credits.values()), self.cycle * self.total_bet)
@@ -381,6 +384,7 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
     distribution: dict[int, int] = defaultdict(int)
     joint: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
     credits: dict[str, int] = defaultdict(int)
+    paid_lines = 0
     for combo in product(*reel_stops):
         weight = 1
         for stop in combo:
@@ -394,6 +398,8 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
                 if seq not in line_cache:
                     line_cache[seq] = rules.line(seq)[0]
                 line_total += line_cache[seq]
+                if line_cache[seq] > 0:
+                    paid_lines += weight
         else:
             if read not in ways_cache:
                 ways_cache[read] = sum(win for win, _, _ in rules.ways(read))
@@ -419,4 +425,5 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
         seen = tuple(sum(stop[2][k] for stop in combo) for k in range(len(digits)))
         distribution[total] += weight
         joint[(total, seen)] += weight
-    return BruteSpin(cycle, total_bet, dict(distribution), dict(joint), {k: v for k, v in credits.items() if v})
+    return BruteSpin(cycle, total_bet, dict(distribution), dict(joint), {k: v for k, v in credits.items() if v},
+                     paid_lines, len(paylines))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "data" / "games"
+
+# the exact-figures cache (mathkit.report.cache) is off in tests, so every test computes what it checks;
+# tests/test_cache.py turns it on in a folder of its own
+os.environ.setdefault("MATHKIT_CACHE", "0")
 
 # 3 reels × 1 row, one line, strips "A B" on every reel, 3 × A pays 8:
 # P(A A A) = (1/2)³ = 1/8, so RTP = 8 · 1/8 = 1 exactly; σ² = 64 · 1/8 − 1 = 7.

@@ -123,7 +123,7 @@ def test_errors_name_the_file_and_the_field(tmp_path: Path, capsys: pytest.Captu
     bad = tmp_path / "bad.toml"
     bad.write_text(Path(CLASSIC).read_text(encoding="utf-8").replace("rows = 1", "rows = 30"), encoding="utf-8")
     status, err = run(["par", str(bad)], capsys)
-    assert status == 2 and f"{bad}: reels.base.rows: a window 30 rows high" in err
+    assert status == 2 and f"{bad}: reels.base.strips[0]: reel 1 has 22 stops: a 30-row window" in err
 
 
 def test_no_traceback_without_debug_and_one_with_it(tmp_path: Path) -> None:

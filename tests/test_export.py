@@ -148,7 +148,7 @@ def test_xlsx_has_the_sheets_and_the_figures(tmp_path: Path) -> None:
     assert summary["cycle"][1] == par.cycle
     assert summary["σ per total bet"][1] == pytest.approx(par.sd.value)
     assert summary["hit frequency per spin (plays that pay / plays)"][1] == pytest.approx(par.hit_frequency.value)
-    per_line = summary["hit frequency per line (line hits / (cycle × lines), base spin)"]
+    per_line = summary["hit frequency per line (E[lines paid] / E[lines played], base spin)"]
     assert par.hit_frequency_per_line is not None and Fraction(str(per_line[2])) == par.hit_frequency_per_line.exact
     pay = _rows(wb["paytable"])
     assert pay[0][:5] == ["component", "combination", "count", "pay (credits)", "hits"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,18 @@ def test_bonus_symbols_carry_a_value_and_a_mark() -> None:
     with pytest.raises(GameError, match=r"symbols\.X\.mark") as info:
         loads_game(text[:at] + '\n[symbols.X]\nmark = "jackpot"\n' + text[at:])
     assert "only applies to bonus symbols" in str(info.value)
+
+
+def test_a_saved_game_restates_its_declared_rtp_in_the_comments(tmp_path: Path) -> None:
+    # Dynasty's header says "95.00% ± 0.005 pp" (its declared RTP); saved at 94%, the comment says 94.00%,
+    # and nothing else changes but the value itself
+    src = Path(__file__).resolve().parents[1] / "data" / "games" / "dynasty.toml"
+    game = load_game(src)
+    assert game.declared_rtp == Fraction(95, 100)
+    out = save_game(dataclasses.replace(game, declared_rtp=Fraction(94, 100)), tmp_path / "d94.toml", template=src)
+    before, after = src.read_text(encoding="utf-8").splitlines(), out.read_text(encoding="utf-8").splitlines()
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    assert len(changed) == 2
+    assert changed[0][0].startswith("# spins) is 95.00% ± 0.005 pp.")
+    assert changed[0][1] == changed[0][0].replace("95.00%", "94.00%")
+    assert changed[1][1] == "declared_rtp = 0.94"

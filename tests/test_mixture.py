@@ -227,6 +227,12 @@ def test_text_csv_and_xlsx_show_the_mixed_figures(tmp_path: Path, capsys: pytest
     summary = {r[0]: r for r in wb["summary"].iter_rows(values_only=True) if r and r[0]}
     assert summary["hit frequency per spin"][3] == "exact+sampled"
     assert summary["hit frequency per spin"][1] == pytest.approx(float(hit[2]))
+    # exact values and intervals in columns of their own: the exact column holds no interval text
+    assert list(next(wb["summary"].iter_rows(values_only=True)))[:7] == [
+        "figure", "value", "exact", "method", "99% low", "99% high", "note"]
+    assert not [r for r in summary.values() if isinstance(r[2], str) and ("[" in r[2] or "interval" in r[2])]
+    hf = summary["hit frequency per spin"]
+    assert hf[4] == pytest.approx(float(low[2])) and hf[4] <= hf[1] <= hf[5] and "exact+sampled" in hf[6]
     dist = [r for r in wb["distribution"].iter_rows(values_only=True) if r and r[0]]
     assert str(dist[0][0]).startswith("the whole round's win distribution [exact+sampled]")
     assert any(r[0] == "feature:samurai" for r in dist)

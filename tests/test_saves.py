@@ -103,8 +103,13 @@ def test_declared_rtp_is_a_one_line_diff(src: Path, tmp_path: Path) -> None:
     edited = dataclasses.replace(original, declared_rtp=Fraction("0.9123"))
     before, after = save_copy(tmp_path, src, edited)
     removed, added = changed_lines(before, after)
-    assert added == ["declared_rtp = 0.9123"]
-    assert len(removed) == (1 if original.declared_rtp is not None else 0)
+    # a comment stating the old declared RTP (Dynasty's header: "95.00% ± 0.005 pp") is restated with the new one
+    old = original.declared_rtp
+    stated = [line for line in before.splitlines() if line.lstrip().startswith("#") and old is not None
+              and f"{float(old * 100):.2f}%" in line]
+    assert added == [*(line.replace(f"{float(old * 100):.2f}%", "91.23%") for line in stated),  # type: ignore[operator]
+                     "declared_rtp = 0.9123"]
+    assert len(removed) == len(stated) + (1 if original.declared_rtp is not None else 0)
 
 
 def test_weight_and_feature_fields(tmp_path: Path) -> None:

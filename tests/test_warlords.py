@@ -160,7 +160,15 @@ def test_par_json(capsys: pytest.CaptureFixture[str]) -> None:
             assert not row["resolved"] and row["low"] < row["high"], k
         else:
             assert row["resolved"] and (row["high"] - row["low"]) / 2 <= 0.10 * value, k
-    assert d["p_win_ge"]["1000x"] is None  # the Samurai and overlay routes' samples never reach 1000× bet
+    # issue 28: P(win ≥ 1000× bet) resolved — the overlay routes cannot reach it (a spin pays at most 500× bet), the
+    # Samurai route is importance-sampled (mathkit/round/rare.py); an independent simulation of 2.26·10⁹ rounds saw
+    # 6 such rounds: the exact 99% Poisson interval of 6 counts (χ² quantiles), [1.537, 15.66] / 2.26·10⁹, meets it
+    ge = d["p_win_ge_interval"]["1000x"]
+    assert d["p_win_ge"]["1000x"] is not None and ge["resolved"] and ge["high"] / ge["low"] <= 1.25
+    assert ge["low"] <= 15.66 / 2.26e9 and ge["high"] >= 1.537 / 2.26e9
+    assert d["provenance"]["p_win_ge"]["1000x"] == "exact+sampled"
+    routes = {r["route"]: r for r in dist["routes"]}
+    assert routes["feature:samurai"]["how"].startswith("importance sampling")
     assert 0 < d["rtp_lost_to_cap"] < 1e-15 and d["rtp_lost_to_cap_bound"] is True
     assert len(d["readings"]) >= 10
 
@@ -189,4 +197,8 @@ def test_xlsx_par_sheet_of_the_means(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert rows["P(cap) ≤ (bound)"][3] == "markov"
     assert "Final Chance" in rows and rows["σ per total bet"][3] == "exact"
     assert {r[0] for r in wb["features"].iter_rows(min_row=2, values_only=True)} >= {
-        "Overlay wilds", "Re-spins", "Free spins: barbarian", "Free spins: priestess", "Free spins: samurai", "Cap"}
+        "Overlay wilds", "Re-spins", "Free spins: barbarian", "Free spins: priestess", "Free spins: samurai",
+        "Free spins: any type", "Cap"}
+    # issue 28: the hit frequency per line is exact under the overlay wilds (tests/test_line_hits_modified.py)
+    per_line = rows["hit frequency per line (E[lines paid] / E[lines played], base spin)"]
+    assert per_line[3] == "exact" and 0 < per_line[1] < 1

@@ -36,11 +36,31 @@ def run_python(code: str, env: dict[str, str] | None = None) -> subprocess.Compl
                           timeout=600)
 
 
+def test_the_warm_up_key_covers_the_simulator_words() -> None:
+    # a new or changed simulator word is a new driver text (mathkit.sim.driver): unless the warm-up's key reads
+    # the words, it reports "already compiled" and each build of the new driver compiles on first use
+    covered = {p for pattern in warmup.KERNEL_SOURCES for p in warmup.PACKAGE.glob(pattern)}
+    words = set((warmup.PACKAGE / "sim" / "words").glob("*.py"))
+    assert words and words <= covered
+
+
 @needs_warm
 def test_warm_is_quick_once_done_and_reports_progress() -> None:
     seen: list[tuple[int, int, str]] = []
     assert warmup.warm(lambda i, n, label: seen.append((i, n, label))) == []  # nothing left to compile
     assert seen == [(len(warmup.STEPS), len(warmup.STEPS), "done")]
+
+
+@needs_warm
+def test_the_simulator_kernels_compile_in_a_second_process() -> None:
+    # forced, with every kernel cached: each step only loads; the side lane's steps come back from the second process
+    seen: list[str] = []
+    times = warmup.warm(lambda i, n, label: seen.append(label), aot=False, force=True, parallel=True)
+    side = [label for label, step in warmup.STEPS if step in warmup.SIDE_LANE]
+    assert side and sorted(t.label for t in times) == sorted(label for label, step in warmup.STEPS
+                                                             if step is not warmup._extension)
+    assert all(f"{label} (in a second process, meanwhile)" in seen for label in side)
+    assert warmup.ready()
 
 
 @needs_warm
@@ -70,6 +90,11 @@ def test_nothing_compiles_after_the_warm_up() -> None:
         games = {h: HeightGame(F(7, 4), {0: Branch(F(9, 10), F(7, 4), F(49, 4), law),
                                          3: Branch(F(1, 10), F(7, 4), F(49, 4), law)}) for h in (3, 4)}
         GrowingChain((3, 4), games, {3: {3: F(1, 2), 4: F(1, 2)}}).distributions([(5, 3)])
+        from mathkit.features.sticky_spins import StickyFreeSpins
+        from mathkit.round.rare import sticky_wins  # the PAR sheet's importance sampling of Warlords' Samurai route
+        warlords = load_game("data/games/warlords.toml")
+        samurai = next(f for f in warlords.features if isinstance(f, StickyFreeSpins))
+        sticky_wins(warlords, samurai, np.array([7, 1 << 14], dtype=np.int64), seed=2)
         from numba.core.dispatcher import Dispatcher
         missed = sorted(f"{m}.{k}" for m, mod in list(sys.modules.items()) if m.startswith("mathkit")
                         for k, v in vars(mod).items() if isinstance(v, Dispatcher) and sum(v.stats.cache_misses.values()))

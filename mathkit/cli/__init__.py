@@ -14,12 +14,14 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import located
 from ..model.bounds import check_bet
 from ..sim.sampling import route_sampler
 from .args import coins_arg, lines_arg, sampling_arguments
 from .exits import check_output, print_json, run, strip_debug
+from .progress import phase, ticking
 
 __all__ = ["main"]
 
@@ -27,7 +29,9 @@ __all__ = ["main"]
 def _par(args: argparse.Namespace) -> int:
     # imported here: ``mathkit --help`` and the delegated commands need none of it
     from ..gamefile.io import load_game
+    from ..report.cache import cached
     from ..report.par import build_sheet
+    from ..report.strict import dumps
     from ..report.text import par_to_dict, par_to_text
 
     if args.out:
@@ -38,20 +42,62 @@ def _par(args: argparse.Namespace) -> int:
     with located(path=args.game):
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
-        par = build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
-                          sessions=args.sessions, sampler=route_sampler(game, args.sample_rounds, args.seed,
-                                                                        reels=args.reels, lines=args.lines,
-                                                                        coins=args.coins))
-    if args.out:
-        from ..export.sheet import write_par
 
-        write_par(par, args.out)
+        sample = route_sampler(game, args.sample_rounds, args.seed, reels=args.reels, lines=args.lines,
+                               coins=args.coins)
+
+        def sheet() -> Any:
+            phase("exact analysis" if sample is None else "exact analysis, then the parts it leaves out, sampled")
+            return build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
+                               sessions=args.sessions, sampler=None if sample is None else _Phased(sample))
+
+        if args.out:
+            from ..export.sheet import write_par
+
+            write_par(sheet(), args.out)
+            print(f"wrote {args.out}")
+            return 0
+        # the printed sheet is cached by the content of what it depends on (mathkit.report.cache)
+        settings = {"reels": args.reels, "lines": args.lines, "coins": args.coins, "sessions": args.sessions,
+                    "sample_rounds": args.sample_rounds, "seed": args.seed, "json": args.json}
+
+        def render() -> str:
+            par = sheet()
+            return dumps(par_to_dict(par), indent=2, ensure_ascii=True) if args.json else par_to_text(par)
+
+        text = cached(game, "par", settings, render) if not args.no_cache else render()
+    print(text, end="\n" if args.json else "")
+    return 0
+
+
+class _Phased:
+    """A PAR sheet's sampler that names its stage on the progress line; its settings (``rounds``, ``seed``: read
+    by the sheet's own samplers) are the sampler's."""
+
+    def __init__(self, sampler: Any) -> None:
+        self._sampler = sampler
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sampler, name)
+
+    def __call__(self, routes: Sequence[str]) -> Any:
+        phase(f"sampling {len(routes)} part{'s' if len(routes) != 1 else ''} of the round the exact analysis leaves out")
+        return self._sampler(routes)
+
+
+def _cache(args: argparse.Namespace) -> int:
+    from ..report.cache import cache_info, clear_cache
+
+    removed = clear_cache() if args.clear else None
+    info = cache_info()
     if args.json:
-        print_json(par_to_dict(par))
-    elif not args.out:
-        print(par_to_text(par), end="")
+        print_json({"folder": str(info.folder), "entries": info.entries, "bytes": info.bytes,
+                    "limit_bytes": info.limit_bytes, "enabled": info.enabled}
+                   | ({"removed": removed} if removed is not None else {}))
     else:
-        print(f"wrote {args.out}")
+        if removed is not None:
+            print(f"removed {removed} entries")
+        print(info.text(), end="")
     return 0
 
 
@@ -72,7 +118,14 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--sessions", action="store_true",
                      help="add the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
     sampling_arguments(par)
+    par.add_argument("--no-cache", action="store_true",
+                     help="compute the sheet even when the exact-figures cache holds it (see `mathkit cache`)")
     par.set_defaults(func=_par)
+
+    cache = sub.add_parser("cache", help="the exact-figures cache: where it is, its size; --clear empties it")
+    cache.add_argument("--clear", action="store_true", help="remove every entry")
+    cache.add_argument("--json", action="store_true", help="print JSON")
+    cache.set_defaults(func=_cache)
 
     for name, (_, helptext) in DELEGATED.items():
         # listed for --help; their own parsers (module.cli) take every argument
@@ -103,12 +156,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args_list, debug = strip_debug(list(sys.argv[1:] if argv is None else argv))
 
+    name = args_list[0] if args_list else ""
+    # a progress line on a terminal for a long command; not with --json, nor beside simulate's own progress bar
+    show = "--json" not in args_list and not (name == "simulate" and "--no-progress" not in args_list)
+
     def command() -> int:
-        if args_list and args_list[0] in DELEGATED:
-            return _delegate(args_list[0], args_list[1:])
-        args = _parser().parse_args(args_list)
-        status: int = args.func(args)
-        return status
+        with ticking(name, enabled=show and name in (*DELEGATED, "par")):
+            if name in DELEGATED:
+                return _delegate(name, args_list[1:])
+            args = _parser().parse_args(args_list)
+            status: int = args.func(args)
+            return status
 
     return run(command, debug=debug)
 

@@ -39,6 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--coins", type=coins_arg, help="coins per line (one of the game's options)")
     p.add_argument("--gamble", metavar="OPTION", help="gamble every win on OPTION (reported apart)")
     p.add_argument("--no-exact", action="store_true", help="do not compare with the exact figures")
+    p.add_argument("--no-cache", action="store_true",
+                   help="recompute the exact figures even when the cache holds them (see `mathkit cache`)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p
@@ -63,7 +65,8 @@ def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
     the means (:func:`mathkit.report.par.build_sheet`: a block gives no distribution) gives the mean
     figures; a figure the sheet tags sampled is never checked (it may come from a simulation).
     The command line's glue, and the one place this module reads the exact engine:
-    imported here, after the simulation has run, never by it.  The hit frequency per line
+    imported here, after the simulation has run, never by it (and read from the exact-figures
+    cache when it holds them: :func:`_exact_cached`).  The hit frequency per line
     (``None`` for a ways game or a modified base spin) is checked against
     :mod:`mathkit.sim.line_hits` apart (it is no figure of the round's sums).
     """
@@ -79,6 +82,22 @@ def _exact_all(game: Game, reels: str | None = None, lines: int | None = None,
     per_line = None if per_line_fig is None else per_line_fig.value
     return ({k: f.value for k, f in kept.items()}, None if sd_fig is None else sd_fig.value, per_line,
             {k: f.method for k, f in kept.items()})
+
+
+def _exact_cached(game: Game, reels: str | None, lines: int | None, coins: int | None, *, use_cache: bool = True,
+                  ) -> tuple[dict[str, float], float | None, float | None, dict[str, str]]:
+    """:func:`_exact_all` through the exact-figures cache (:mod:`mathkit.report.cache`): a second run of the same
+    game, settings and mathkit reads them instead of recomputing them."""
+    if not use_cache:
+        return _exact_all(game, reels, lines, coins)
+    from ..report.cache import cached
+
+    def compute() -> list[Any]:
+        return list(_exact_all(game, reels, lines, coins))
+
+    figures, sd, per_line, methods = cached(game, "simulate-exact", {"reels": reels, "lines": lines, "coins": coins},
+                                            compute)
+    return dict(figures), sd, per_line, dict(methods)
 
 
 PER_LINE = "hit_frequency_per_line"
@@ -120,7 +139,8 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
             return res.to_dict() | ({PER_LINE: per_line} if per_line else {})
         methods: dict[str, str] = {}
         if exact is None:
-            figures, sd, per_line_exact, methods = _exact_all(game, args.reels, args.lines, args.coins)
+            figures, sd, per_line_exact, methods = _exact_cached(game, args.reels, args.lines, args.coins,
+                                                                 use_cache=not args.no_cache)
         else:
             (figures, sd), per_line_exact = exact(game, args.reels, args.lines, args.coins), None
         out = res.to_dict(figures, sd, methods)

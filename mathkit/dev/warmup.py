@@ -17,6 +17,10 @@ the package, and again whenever a kernel source changes.  It
    0.15 s of a one-shot ``mathkit par``).  This runs every time: it only rewrites
    what is stale.
 
+On a machine of two cores or more, the simulator's kernels (and the free-game chain's) compile in a second
+process while this one compiles the enumeration kernels and builds the extension (``--serial``: one after
+the other); the kernels of the two lanes share nothing, and numba's cache takes each by an atomic rename.
+
 When everything is compiled already, :func:`warm` only loads the cached code
 (about a second) and leaves the extension alone.  The workbench calls it
 before its first computation, with a ``progress`` callback to show a progress
@@ -39,6 +43,7 @@ import importlib.metadata
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -55,7 +60,9 @@ __all__ = ["STEPS", "StepTime", "bytecode", "ready", "warm"]
 PACKAGE = Path(__file__).resolve().parents[1]
 GAMES = PACKAGE.parent / "data" / "games"
 #: the sources of every compiled kernel (a change to one means compiling again)
-KERNEL_SOURCES = ("exact/cycle/*.py", "sim/*.py", "spin/evaluate.py", "chains/freespins/growing.py", "dev/warmup.py")
+KERNEL_SOURCES = ("exact/cycle/*.py", "sim/*.py", "sim/words/*.py", "spin/evaluate.py", "chains/freespins/growing.py",
+                  "round/rare.py",
+                  "dev/warmup.py")
 
 # small games of every kind the enumeration handles (a design of our own, for compiling only)
 _LINES_5 = """
@@ -185,6 +192,18 @@ def _growing() -> None:
     GrowingChain((1, 2), {1: height(2, Fraction(1, 10)), 2: height(5, Fraction(1, 5))}, grow).distributions([(2, 1)])
 
 
+def _rare() -> None:
+    """The sticky free-spin kernel of the PAR sheet's importance sampling (:mod:`mathkit.round.rare`)."""
+    import numpy as np
+
+    from ..features.sticky_spins import StickyFreeSpins
+    from ..round.rare import sticky_wins
+
+    game = load_game(GAMES / "warlords.toml")
+    feature = next(f for f in game.features if isinstance(f, StickyFreeSpins))
+    sticky_wins(game, feature, np.array([0b111, 1 << 14], dtype=np.int64), seed=1)
+
+
 def _extension() -> None:
     if kernels.aot_status() == "in use":
         return
@@ -209,8 +228,12 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("enumeration kernels: lines, ways, sparse, one reel", _enumeration),
     ("simulator kernels", _simulator),
     ("free-game chain kernel (growing window)", _growing),
+    ("sticky free-spin kernel (importance sampling)", _rare),
     ("ahead-of-time extension of the enumeration kernels", _extension),
 )
+#: the steps a second process compiles meanwhile (their kernels share nothing with the others'; the
+#: extension needs the enumeration kernels, so those two stay in this process, in order)
+SIDE_LANE = frozenset({_simulator, _growing, _rare})
 
 
 def _stamp() -> Path:
@@ -257,13 +280,42 @@ def bytecode() -> bool:
     return bool(compileall.compile_dir(PACKAGE, quiet=2, workers=1))
 
 
+def _start_side_lane() -> subprocess.Popen[str]:
+    """The :data:`SIDE_LANE` steps in a second process (``--side-lane``), on the machine's second core."""
+    return subprocess.Popen([sys.executable, "-m", "mathkit.dev.warmup", "--side-lane"], stdout=subprocess.PIPE,
+                            text=True)
+
+
+def _finish_side_lane(proc: subprocess.Popen[str]) -> list[StepTime]:
+    out, _ = proc.communicate()
+    if proc.returncode != 0:
+        msg = (f"compiling the simulator kernels in a second process failed (exit {proc.returncode}); "
+               "run `python -m mathkit.dev.warmup --serial` to see why")
+        raise ModelError(msg)
+    return [StepTime(str(label), float(sec)) for label, sec in json.loads(out.strip().splitlines()[-1])]
+
+
+def _side_lane() -> int:
+    """Run the :data:`SIDE_LANE` steps here and print their times as one JSON line (for :func:`_finish_side_lane`)."""
+    times = []
+    for label, step in STEPS:
+        if step in SIDE_LANE:
+            t0 = time.perf_counter()
+            step()
+            times.append((label, time.perf_counter() - t0))
+    print(json.dumps(times), flush=True)
+    return 0
+
+
 def warm(progress: Callable[[int, int, str], None] | None = None, *, aot: bool = True,
-         force: bool = False) -> list[StepTime]:
+         force: bool = False, parallel: bool | None = None) -> list[StepTime]:
     """Compile every kernel that is not compiled yet; returns each step's time (none when :func:`ready`).
 
     ``progress(i, n, label)`` is called before step ``i`` of ``n`` (and with ``i == n`` at the
     end): the hook a user interface shows a progress indicator with.  ``aot=False`` skips the
-    ahead-of-time extension; ``force`` runs every step even when :func:`ready`.
+    ahead-of-time extension; ``force`` runs every step even when :func:`ready`.  ``parallel``
+    (default: on a machine of two cores or more) compiles the simulator's kernels in a second
+    process while this one compiles the enumeration's and builds the extension.
     """
     steps = [s for s in STEPS if aot or s[1] is not _extension]
     bytecode()
@@ -271,13 +323,22 @@ def warm(progress: Callable[[int, int, str], None] | None = None, *, aot: bool =
         if progress is not None:
             progress(len(steps), len(steps), "done")
         return []
+    if parallel is None:
+        parallel = (os.cpu_count() or 1) >= 2
+    side = _start_side_lane() if parallel else None
     out = []
     for i, (label, step) in enumerate(steps):
+        if side is not None and step in SIDE_LANE:
+            if progress is not None:
+                progress(i, len(steps), f"{label} (in a second process, meanwhile)")
+            continue
         if progress is not None:
             progress(i, len(steps), label)
         t0 = time.perf_counter()
         step()
         out.append(StepTime(label, time.perf_counter() - t0))
+    if side is not None:
+        out += _finish_side_lane(side)
     stamp = _stamp()
     stamp.parent.mkdir(parents=True, exist_ok=True)
     tmp = stamp.with_name(f".{stamp.name}.tmp")
@@ -294,7 +355,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-aot", action="store_true", help="do not build the ahead-of-time extension")
     parser.add_argument("--force", action="store_true", help="run every step even if everything is compiled")
     parser.add_argument("--status", action="store_true", help="only say whether the kernels are compiled")
+    parser.add_argument("--serial", action="store_true", help="one step after the other in this process")
+    parser.add_argument("--side-lane", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.side_lane:
+        return _side_lane()
     if args.status:
         print(f"kernels compiled for these sources: {'yes' if ready() else 'no'}")
         print(f"ahead-of-time kernels: {kernels.aot_status()}")
@@ -304,10 +369,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet and i < n:
             print(f"[{i + 1}/{n}] {label} ...", flush=True)
 
-    times = warm(say, aot=not args.no_aot, force=args.force)
+    t0 = time.perf_counter()
+    times = warm(say, aot=not args.no_aot, force=args.force, parallel=False if args.serial else None)
     if not args.quiet:
         for step in times:
             print(f"      {step.label}: {step.seconds:.1f} s")
+        if times:
+            print(f"      in all: {time.perf_counter() - t0:.1f} s wall")
         print("kernels: " + ("compiled now" if times else "already compiled"))
         print(f"ahead-of-time kernels: {kernels.aot_status()}")
     return 0

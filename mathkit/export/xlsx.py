@@ -54,7 +54,7 @@ def _fig_row(name: str, f: Figure) -> list[object]:
 def _summary_rows(par: RoundSheet) -> list[list[object]]:
     g = par.game
     rows: list[list[object]] = [
-        ["figure", "value", "exact", "method"],
+        ["figure", "value", "exact", "method", "99% low", "99% high", "note"],
         ["game", g.name, "", ""],
         ["reel set", par.reels, "", ""],
         ["pay mode", g.pay_mode, "", ""],
@@ -66,6 +66,12 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         ["cycle", _cell(par.cycle), str(par.cycle), "exact"],
         _fig_row("RTP", par.rtp),
     ]
+    if par.lines_by_height:  # a window drawn per spin: the lines played at each height
+        played = [n for _, n in par.lines_by_height]
+        rows[4] = ["lines played", f"{min(played)}–{max(played)} by height", "", "declared", "", "",
+                   "the window's height is drawn per spin: the next row gives the lines played at each height"]
+        rows.insert(5, ["lines by height", ", ".join(f"{h} rows: {n}" for h, n in par.lines_by_height), "",
+                        "declared", "", "", "the window's height is drawn per spin; these lines are played at each height"])
     rows += [_fig_row(f"RTP: {k}", f) for k, f in par.components.items()]
     if g.declared_rtp is not None:
         rows.append(["declared RTP", float(g.declared_rtp), _frac(g.declared_rtp), "declared"])
@@ -82,7 +88,7 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         if max_win_bounded(par):
             rows += [_fig_row("max win (× bet)", par.max_win), _fig_row("P(max win)", par.max_win_probability)]
         else:
-            rows += [["max win (× bet)", "none", MAX_WIN_UNBOUNDED, ""],
+            rows += [["max win (× bet)", "none", "", "", "", "", MAX_WIN_UNBOUNDED],
                      _fig_row("largest computed win (× bet)", par.max_win),
                      _fig_row("P(largest computed win)", par.max_win_probability)]
         rows += [_fig_row(f"P(win ≥ {m}× bet)", f) for m, f in par.tails.items()]
@@ -91,16 +97,17 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         rows += [[f"volatility index {k}", z * par.sd_moments.value, "", par.sd_moments.method] for k, z in Z.items()]
         if par.mixed is not None:
             none = not max_win_bounded(par) and par.mixed.max_win_kind != "cap"  # no maximum: only the largest
-            rows += [[label, e.point, par.mixed.describe(e), e.method] for k, label, e in par.mixed.rows()
-                     if not (none and k in ("max_win", "max_win_probability"))]
+            rows += [[label, e.point, "" if e.exact is None else _frac(e.exact), e.method,
+                      *(("", "") if e.method == "exact" else (e.low, e.high)), par.mixed.describe(e)]
+                     for k, label, e in par.mixed.rows() if not (none and k in ("max_win", "max_win_probability"))]
             if none:
-                rows.append(["max win (× bet)", "none", MAX_WIN_UNBOUNDED, ""])
-        rows += [[k.replace("_", " "), "", why, ""] for k, why in par.not_computed.items()]
+                rows.append(["max win (× bet)", "none", "", "", "", "", MAX_WIN_UNBOUNDED])
+        rows += [[k.replace("_", " "), "", "", "", "", "", why] for k, why in par.not_computed.items()]
     else:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
                      "need the round's distribution, which a feature of this game does not give yet", "", "", ""])
     if par.hit_frequency_per_line is not None:
-        rows.append(_fig_row("hit frequency per line (line hits / (cycle × lines), base spin)",
+        rows.append(_fig_row("hit frequency per line (E[lines paid] / E[lines played], base spin)",
                              par.hit_frequency_per_line))
     if par.cap is not None:
         rows.append(["cap (× bet)", par.cap.value, par.cap.exact_str() or "", "declared"])

@@ -217,7 +217,9 @@ class FeatureStats:
 
     ``entries`` maps each entry to the probability that a round enters the feature with it
     (summed over the ways of getting there); ``laws`` holds the feature's own stage law per entry.
-    ``extra`` holds what a role adds: a modifier's ``"base"`` stage law, a transform's
+    ``extra`` holds what a role adds: a modifier's ``"base"`` stage law, ``"parts"`` (the base spin's law
+    under each spin the modifiers make of it: ``(probability, spin, stage law)``) and ``"laws"`` (every
+    stage's law by ``(feature, entry)``: :func:`~mathkit.laws.stage.visits` reads them), a transform's
     ``"before"`` and ``"after"`` outcomes, a sequence feature's ``"round"`` (the whole round's
     outcome before the transforms, where a block finds its components played inside others).
     """

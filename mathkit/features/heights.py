@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Self
 
 from ..errors import GameError
 from ..laws.provenance import FeatureSection, Figure
-from ..laws.stage import Number, SpinModel
+from ..laws.stage import Number, SpinModel, visits
 from ..model.bounds import MAX_PAYLINES, MAX_ROWS, MAX_WEIGHT
 from ..model.fields import check_keys, count_key, integer
 from ..model.game import Game, Role
@@ -128,16 +128,52 @@ class VariableHeights(Block):
         return tuple((self.probability(h), replace(model, rows=h, lines=self.lines(h)), "")
                      for h, w in self.heights if w > 0)
 
+    def starts(self, stats: FeatureStats, height: int) -> tuple[Number, dict[str, Number]]:
+        """A round that starts at ``height``: its probability, and each sequence feature's entries per such round.
+
+        The base spin's law at that height (``stats.extra["parts"]``: the composer's law of every spin the
+        modifiers make of the base spin) leads through the round's stage laws (``stats.extra["laws"]``)
+        to every feature it can reach (:func:`~mathkit.laws.stage.visits`), so the entries weighted by the
+        height law add up to each feature's entries per round, exactly.
+
+        Examples
+        --------
+        >>> from mathkit.gamefile.io import load_game
+        >>> from mathkit.round import analyse
+        >>> a = analyse(load_game("data/games/prince_of_riches.toml"), level="mean")
+        >>> v = a.game.feature("variable_heights")
+        >>> p, entries = v.starts(a.stats["variable_heights"], 3)
+        >>> p, sorted(entries)
+        (Fraction(21, 50), ['free_games', 'jackpots'])
+        """
+        parts = [(p, law) for p, spin, law in stats.extra.get("parts", ()) if spin.rows == height]
+        p_h: Number = sum((p for p, _ in parts), Fraction(0))
+        if not p_h:
+            return p_h, {}
+        start = [(p * br.p / p_h, key) for p, law in parts for key, br in law.branches.items()]
+        out: dict[str, Number] = {}
+        for (name, _), v in visits(stats.extra["laws"], start).items():
+            out[name] = out.get(name, Fraction(0)) + v
+        return p_h, out
+
     def section(self, ctx: Context, stats: FeatureStats) -> FeatureSection:
-        """Per height: its probability, its lines and the RTP of a spin that tall, by component.
+        """Per starting height: its probability and lines, the RTP of a round from it by component, how often it
+        enters each feature, and what each other modifier returns over the whole round.
 
         With the round composer's context the spin is played as the round plays it (its other
         modifiers, and the features it starts, count); components are grouped by the part of
-        their name before the first ``": "`` (``jackpots: Grand`` under ``jackpots``).
+        their name before the first ``": "`` (``jackpots: Grand`` under ``jackpots``).  A modifier
+        acts on every spin of the round (cash stacks in the free games too): its column sums its
+        component wherever it is paid (``cash stacks``, ``free games: cash stacks``).  A feature's
+        entries per round from each height, weighted by the height law, add up to its trigger
+        probability (:meth:`starts`).
         """
         bet = ctx.total_bet
+        game = ctx.game
         figures: list[tuple[str, Figure]] = []
         spins = []
+        others = [f for f in game.features_of("modifier") if f.name != self.name and isinstance(f, Block)]
+        features = [f for f in game.features_of("sequence") if isinstance(f, Block)]
         for h, w in self.heights:
             if w == 0:
                 continue
@@ -152,17 +188,31 @@ class VariableHeights(Block):
                 key = c.partition(": ")[0]
                 groups[key] = groups.get(key, Fraction(0)) + v
             total = sum(parts.values(), Fraction(0))
-            figures.append((f"RTP of a spin at height {h}", Figure.of(total / bet, method)))
-            spins.append((h, total, groups))
-        names = list(dict.fromkeys(k for _, _, g in spins for k in g))
-        rows: list[tuple[str, ...]] = [("height", "lines", "probability", "RTP of a spin this tall", *names)]
-        for h, total, groups in spins:
+            acts = {m.component: sum((v for c, v in parts.items() if c == m.component or c.endswith(f": {m.component}")),
+                                     Fraction(0)) for m in others}
+            entries = self.starts(stats, h)[1]
+            figures.append((f"RTP of a round starting at height {h}", Figure.of(total / bet, method)))
+            figures += [(f"{m} at height {h} (whole round, × bet)", Figure.of(v / bet, method)) for m, v in acts.items()]
+            figures += [(f"{f.heading}: trigger probability at height {h}", Figure.of(entries.get(f.name, Fraction(0))))
+                        for f in features]
+            spins.append((h, total, groups, acts, entries))
+        names = list(dict.fromkeys(k for _, _, g, _, _ in spins for k in g))
+        shown = [f for f in features if any(e.get(f.name) for *_, e in spins)]
+        rows: list[tuple[str, ...]] = [("height", "lines", "probability", "RTP of a round from this height", *names,
+                                        *(f"{m} (whole round)" for m in (o.component for o in others)),
+                                        *(f"{f.heading}: 1 in" for f in shown))]
+        for h, total, groups, acts, entries in spins:
             rows.append((str(h), str(self.lines(h)), str(self.probability(h)), f"{float(total / bet):.6%}",
-                         *(f"{float(groups.get(k, 0) / bet):.6%}" for k in names)))
+                         *(f"{float(groups.get(k, 0) / bet):.6%}" for k in names),
+                         *(f"{float(v / bet):.6%}" for v in acts.values()),
+                         *(f"{1 / float(e):,.2f}" if (e := entries.get(f.name, 0)) else "never" for f in shown)))
         notes = (f"the window is drawn {', '.join(f'{h} rows high with weight {w}' for h, w in self.heights)}; "
                  f"{self.lines_per_row} lines per row are active; the total bet is fixed, so a line pays its credits "
                  "at every height",
-                 "a spin's RTP at a height counts the features it starts (free games from that height ...)")
+                 "per starting height: the whole round from a base spin that tall (the features it starts, free games "
+                 "from that height ...); a modifier's column sums its return over the whole round; a feature's "
+                 "'1 in' is its entries per round from that height, which weighted by the height law give its trigger "
+                 "probability")
         return FeatureSection(self.title, tuple(figures), tuple(rows), notes)
 
     # --- the simulator ------------------------------------------------------------------

@@ -218,6 +218,53 @@ def dump_game(game: Game) -> str:
     return tomli_w.dumps(game_to_dict(game))
 
 
+_PERCENT = re.compile(r"(?<![\d.])(\d{1,3}(?:\.(\d+))?)(\s?)%")
+
+
+def _comment_start(line: str) -> int | None:
+    """Where the comment of a TOML line starts (a ``#`` outside strings), or ``None``."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            return i
+    return None
+
+
+def restate_rtp(text: str, old: Fraction | None, new: Fraction | None) -> str:
+    """``text`` with every percentage in its comments that states the ``old`` declared RTP restated as ``new``.
+
+    A comment's figure is the old RTP when it equals it rounded to the figure's own decimals (``95.00%``,
+    ``95%``); it is rewritten with as many decimals.  Values, and other figures, are left as they are.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> text = "# tuned to 95.00% ± 0.005 pp; wild 12.5%" + chr(10) + 'name = "95.00%"'
+    >>> restate_rtp(text, Fraction(95, 100), Fraction(94, 100)).splitlines()
+    ['# tuned to 94.00% ± 0.005 pp; wild 12.5%', 'name = "95.00%"']
+    """
+    if old is None or new is None or old == new:
+        return text
+
+    def swap(m: re.Match[str]) -> str:
+        digits = len(m.group(2) or "")
+        if Fraction(m.group(1)) != round(old * 100, digits):
+            return m.group(0)
+        return f"{float(new * 100):.{digits}f}{m.group(3)}%"
+
+    lines = text.splitlines(keepends=True)
+    for k, line in enumerate(lines):
+        at = _comment_start(line)
+        if at is not None:
+            lines[k] = line[:at] + _PERCENT.sub(swap, line[at:])
+    return "".join(lines)
+
+
 def dumps_like(game: Game, template: str) -> str:
     """The TOML text of ``game`` written as an edit of ``template`` (the text of a game file).
 
@@ -247,6 +294,7 @@ def dumps_like(game: Game, template: str) -> str:
     from .tomledit import update_text  # tomlkit: only a save needs it
 
     text = update_text(template, game_to_dict(before), game_to_dict(game))
+    text = restate_rtp(text, before.declared_rtp, game.declared_rtp)
     try:
         if loads_game(text) == game:
             return text

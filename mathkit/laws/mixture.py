@@ -21,6 +21,15 @@ between routes (the routes may share their literal rounds).  An RTP contribution
 the normal interval of the route's sample mean at the same confidence.  Where a proven tail bound
 is tighter than the sample's upper end (P(cap)), the bound is reported instead, and says so.
 
+Weighted routes: a route sampled by importance sampling (:mod:`mathkit.round.rare`) carries per value the sums
+of its draws' likelihood ratios ``w`` and of their squares (:attr:`RouteSample.weights`, ``weights2``) and a
+proven bound ``w_max`` of the ratio.  Its estimate of an event is the self-normalised ``Σ_E w / Σ w`` (so
+its law sums to 1), with the delta-method variance ``Σ_i w_i²·(1_E(i) − P̂)² / (Σ w)²`` and a normal
+interval at the route's confidence where at least :data:`MIN_WEIGHTED_HITS` draws hit the event; with
+fewer, the interval is ``[0, w_max·U]``, ``U`` the Wilson upper end of the hits' share of the draws
+(``P(E) = E_q[w·1_E] ≤ w_max·Q(E)``).  A route with a proven largest win (:attr:`RouteSample.top`)
+adds exactly 0 to every event above it (no width, no sample needed).
+
 Resolution: a probability figure with a sampled part is a point value only when its sample resolves it —
 its 99% half-width at most :data:`RESOLUTION` (10%) of the value.  Otherwise (a route that never reached the
 event, or too few hits) the figure *is* its interval: :attr:`Estimate.interval` is set, its ``value`` is the
@@ -95,6 +104,14 @@ class RouteSample:
     played: int
     seed: int
     how: str
+    weights: tuple[float, ...] | None = None
+    """Importance sampling: per value, the sum of the draws' likelihood ratios (``None``: every draw weighs 1)."""
+    weights2: tuple[float, ...] | None = None
+    """Per value, the sum of the squared likelihood ratios (the weighted estimator's variance)."""
+    weight_bound: float = 1.0
+    """The largest likelihood ratio a draw can have (a proven bound of the sampler's proposal)."""
+    top: int | None = None
+    """A proven upper bound of the route's win (credits), ``None`` when none is known: no event above it can happen."""
 
 
 @dataclass(frozen=True)
@@ -211,12 +228,53 @@ def wilson(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float
     return (0.0 if k == 0 else max(0.0, mid - half)), (1.0 if k == n else min(1.0, mid + half))
 
 
+MIN_WEIGHTED_HITS = 30
+"""The fewest draws of a weighted (importance-sampled) route that must hit an event for its normal interval;
+with fewer, the interval is ``[0, weight_bound · Wilson upper end of the hits]`` (``P(E) = E_q[w·1_E] ≤ w_max·Q(E)``)."""
+
+
 @dataclass(frozen=True)
 class _Route:
     p: float
     values: list[int]
     counts: list[int]
     n: int
+    weights: list[float] | None = None
+    weights2: list[float] | None = None
+    weight_bound: float = 1.0
+    top: int | None = None
+    w_total: float = 0.0
+    """Σ w over the draws (weighted routes)."""
+    w2_total: float = 0.0
+    """Σ w² over the draws (weighted routes)."""
+
+    def estimate(self, sel: Callable[[int], bool], conf: float) -> tuple[float, float, float, int]:
+        """``(P̂, low, high, hits)`` of the event ``{W : sel(W)}`` given the route, at ``conf``."""
+        idx = [i for i, (v, c) in enumerate(zip(self.values, self.counts, strict=True)) if c > 0 and sel(v)]
+        return self._of(idx, conf)
+
+    def _of(self, idx: list[int], conf: float) -> tuple[float, float, float, int]:
+        k = sum(self.counts[i] for i in idx)
+        if self.weights is None or self.weights2 is None:
+            return self.interval(k, 0.0, 0.0, conf)
+        return self.interval(k, math.fsum(self.weights[i] for i in idx), math.fsum(self.weights2[i] for i in idx), conf)
+
+    def interval(self, k: int, w1: float, w2: float, conf: float) -> tuple[float, float, float, int]:
+        """``(P̂, low, high, k)`` of an event hit by ``k`` draws, of likelihood ratios summing to ``w1`` (squares
+        ``w2``; unused for an unweighted route)."""
+        if self.weights is None or self.weights2 is None:
+            lo, hi = wilson(k, self.n, conf)
+            return k / self.n, lo, hi, k
+        # self-normalised: P̂ = Σ_E w / Σ w (the route's law sums to 1), its variance by the delta method,
+        # Σ_i w_i²·(1_E(i) − P̂)² / (Σ w)²
+        p = w1 / self.w_total
+        if k < MIN_WEIGHTED_HITS:
+            return p, 0.0, min(1.0, self.weight_bound * wilson(k, self.n, conf)[1]), k
+        z = NormalDist().inv_cdf(1 - (1 - conf) / 2)
+        var = ((1 - p) ** 2 * w2 + p * p * (self.w2_total - w2)) / self.w_total**2
+        se = math.sqrt(max(var, 0.0))
+        return p, max(0.0, p - z * se), min(1.0, p + z * se), k
+
 
 
 def _method(exact: RoundPart, routes: Sequence[tuple[str, Fraction]]) -> str:
@@ -246,26 +304,30 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     conf = 1 - (1 - CONFIDENCE) / k_routes
     zr = NormalDist().inv_cdf(1 - (1 - conf) / 2)
     method = _method(exact, uncovered)
-    routes = [_Route(float(p), list(samples[r].values), list(samples[r].counts), samples[r].draws) for r, p in uncovered]
+    routes = [_route(float(p), samples[r]) for r, p in uncovered]
     lost = exact.lost_mass
 
     quiet: dict[str, tuple[str, ...]] = {}  # by figure label: the routes whose sample never counted it
 
-    def prob(pred: Callable[[int], bool], label: str = "") -> Estimate:
-        quiet[label] = tuple(name for (name, _), r in zip(uncovered, routes, strict=True)
-                             if r.p > 0 and not any(c > 0 and pred(v) for v, c in zip(r.values, r.counts, strict=True)))
+    def prob(pred: Callable[[int], bool], label: str = "", above: int | None = None) -> Estimate:
+        """``P(pred(W))``; ``above``: every ``W`` it holds for is at least ``above`` (a route whose proven top is
+        below it adds exactly 0)."""
+        live = [(name, r) for (name, _), r in zip(uncovered, routes, strict=True)
+                if r.p > 0 and not (above is not None and r.top is not None and r.top < above)]
+        quiet[label] = tuple(name for name, r in live
+                             if not any(c > 0 and pred(v) for v, c in zip(r.values, r.counts, strict=True)))
         e = sum(p for v, p in zip(exact.values, exact.probs, strict=True) if pred(v))
         ef = None
-        if exact.exact is not None and not routes:
+        if exact.exact is not None and not live:
             ef = sum((p for v, p in zip(exact.values, exact.exact, strict=True) if pred(v)), Fraction(0))
         value, low, high = e, e, e + lost
-        for r in routes:
-            k = sum(c for v, c in zip(r.values, r.counts, strict=True) if pred(v))
-            lo, hi = wilson(k, r.n, conf)
-            value += r.p * k / r.n
+        for _, r in live:
+            point, lo, hi, _k = r.estimate(pred, conf)
+            value += r.p * point
             low += r.p * lo
             high += r.p * hi
-        return Estimate(value, low, min(high, 1.0), method, ef, note=label)
+        m = method if live else ("exact" if exact.exact is not None and not lost else "markov")
+        return Estimate(value, low, min(high, 1.0), m, ef, note=label)
 
     def resolved(e: Estimate, label: str) -> Estimate:
         """``e`` as a point value if its sample resolves it (half-width ≤ RESOLUTION × value), else its interval."""
@@ -275,6 +337,11 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
         if e.value > 0 and half <= RESOLUTION * e.value:
             return e
         none = quiet.get(label, ())
+        if e.method == "markov":  # no sampled part: the chains' truncated law and the proven bound
+            note = (f"{e.note}; an interval, not a point value: no sampled route can reach it (each one's proven "
+                    "largest win is below it), and the exact part's truncated law and the proven tail bound leave "
+                    "it unresolved; more samples cannot narrow it")
+            return replace(e, value=e.high, interval=True, bound=False, note=note)
         why = (f"no sampled round of {', '.join(none)} reached it" if none else
                f"its 99% half-width is {half / e.value:.0%} of the point value")
         note = (f"{e.note}; an interval, not a point value: {why} (a point is printed at half-width ≤ "
@@ -296,14 +363,24 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
             return replace(e, value=q, low=0.0, high=q, note=note, bound=True)
         return replace(e, low=min(e.low, q), high=q, note=note)
 
-    def rtp_part(pred: Callable[[int], bool]) -> Estimate:
+    def rtp_part(pred: Callable[[int], bool], above: int | None = None) -> Estimate:
         e = sum(v * p for v, p in zip(exact.values, exact.probs, strict=True) if pred(v)) / bet
         value = low = high = e
         for r in routes:
-            xs = [(v / bet, c) for v, c in zip(r.values, r.counts, strict=True) if pred(v)]
-            m1 = sum(x * c for x, c in xs) / r.n
-            m2 = sum(x * x * c for x, c in xs) / r.n
-            se = math.sqrt(max(m2 - m1 * m1, 0.0) / r.n)
+            if above is not None and r.top is not None and r.top < above:
+                continue
+            if r.weights is not None and r.weights2 is not None:  # self-normalised, its variance by the delta method
+                xs = [(v / bet, a, b) for v, a, b in zip(r.values, r.weights, r.weights2, strict=True) if pred(v)]
+                wt = r.w_total
+                m1 = math.fsum(x * a for x, a, _ in xs) / wt
+                var = (math.fsum(x * x * b for x, _, b in xs) - 2 * m1 * math.fsum(x * b for x, _, b in xs)
+                       + m1 * m1 * r.w2_total) / wt**2
+                se = math.sqrt(max(var, 0.0))
+            else:
+                ys = [(v / bet, c) for v, c in zip(r.values, r.counts, strict=True) if pred(v)]
+                m1 = sum(x * c for x, c in ys) / r.n
+                m2 = sum(x * x * c for x, c in ys) / r.n
+                se = math.sqrt(max(m2 - m1 * m1, 0.0) / r.n)
             value += r.p * m1
             low += r.p * max(m1 - zr * se, 0.0)
             high += r.p * (m1 + zr * se)
@@ -315,18 +392,25 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
     }
     for m in TAILS:
         label = f"P(W ≥ {m}× bet)"
-        figs[f"p_win_ge_{m}x"] = resolved(clipped(prob(_at_least(m * bet), label), m * bet), label)
+        figs[f"p_win_ge_{m}x"] = resolved(clipped(prob(_at_least(m * bet), label, m * bet), m * bet), label)
     if method == "sampled":
         notes = [f"intervals: {CONFIDENCE:.0%} Wilson score intervals on the whole round's sampled law (no exact part)"]
     else:
         notes = [f"intervals: {CONFIDENCE:.0%} jointly — a Wilson score interval per sampled route at confidence "
                  f"1 − 0.01/{k_routes}, weighted by the route's exact probability and added to the exact part "
                  "(union bound); the exact part adds no width"]
+        if any(r.weights is not None for r in routes):
+            notes.append("an importance-sampled route: its estimate of an event is the self-normalised share of the "
+                         "draws' likelihood ratios on it (Σ_E w / Σ w), its interval normal by the delta method where at "
+                         f"least {MIN_WEIGHTED_HITS} draws hit the event, else 0 to the ratio's bound × the Wilson upper "
+                         "end of the hits (P(E) = E_q[w·1_E] ≤ w_max·Q(E))")
+        if any(r.top is not None for r in routes):
+            notes.append("a route adds exactly 0 to an event above its proven largest win")
     kind = "largest"
     top_exact = max((v for v, p in zip(exact.values, exact.probs, strict=True) if p > 0), default=0)
     top_sampled = max((v for r in routes for v, c in zip(r.values, r.counts, strict=True) if c > 0), default=0)
     if cap is not None:
-        pc = prob(lambda v: v >= cap, "P(W ≥ cap)")
+        pc = prob(lambda v: v >= cap, "P(W ≥ cap)", cap)
         if cap_bound is not None and cap_bound[0] < pc.high:
             q = cap_bound[0]
             if pc.value > q:  # the sample contradicts a proven bound: never silent
@@ -355,23 +439,30 @@ def mix(exact: RoundPart, uncovered: Sequence[tuple[str, Fraction]], samples: Ma
                                             note="the largest win of the law (exact part and samples)")
     figs["largest_computed_win_probability"] = (
         figs["p_win_ge_cap"] if cap is not None and top >= cap  # the cap is the top: P(cap), with its proven bound
-        else resolved(prob(lambda v: v == top, "P(W = max win)"), "P(W = max win)"))
+        else resolved(prob(lambda v: v == top, "P(W = max win)", top), "P(W = max win)"))
     if kind == "largest":
         figs["max_win"] = figs["largest_computed_win"]
         figs["max_win_probability"] = figs["largest_computed_win_probability"]
     bands = []
-    edges: list[tuple[str, Callable[[int], bool]]] = [("0", lambda v: v == 0)]
+    edges: list[tuple[str, Callable[[int], bool], int | None]] = [("0", lambda v: v == 0, None)]
     for i, lo in enumerate(BAND_EDGES):
         hi = BAND_EDGES[i + 1] if i + 1 < len(BAND_EDGES) else None
         label = f"({lo}, {'∞' if hi is None else hi}]".replace("∞]", "∞)")
-        edges.append((label, _within(lo * bet, None if hi is None else hi * bet)))
-    for label, pred in edges:
-        bands.append(Band(label, prob(pred, label), rtp_part(pred)))
+        edges.append((label, _within(lo * bet, None if hi is None else hi * bet), math.floor(lo * bet) + 1))
+    for label, pred, above in edges:
+        bands.append(Band(label, prob(pred, label, above), rtp_part(pred, above)))
     xs = sorted({v for v, p in zip(exact.values, exact.probs, strict=True) if v > 0 and p > 0}
                 | {v for r in routes for v, c in zip(r.values, r.counts, strict=True) if v > 0 and c > 0})
     ex = _exceedance(exact, routes, xs, conf, lost, bet)
     return MixedLaw(method, bet, figs, tuple(bands), ex,
                     tuple((r, Fraction(p), samples.get(r)) for r, p in uncovered), kind, tuple(notes), seed)
+
+
+def _route(p: float, s: RouteSample) -> _Route:
+    return _Route(p, list(s.values), list(s.counts), s.draws, None if s.weights is None else list(s.weights),
+                  None if s.weights2 is None else list(s.weights2), s.weight_bound, s.top,
+                  math.fsum(s.weights) if s.weights is not None else float(s.draws),
+                  math.fsum(s.weights2) if s.weights2 is not None else float(s.draws))
 
 
 def _at_least(t: int) -> Callable[[int], bool]:
@@ -397,14 +488,23 @@ def _exceedance(exact: RoundPart, routes: list[_Route], xs: list[int], conf: flo
     low, high = list(point), [p + lost for p in point]
     for r in routes:
         k = [0] * (n_x + 1)
-        for v, c in zip(r.values, r.counts, strict=True):
+        a1 = [0.0] * (n_x + 1)
+        a2 = [0.0] * (n_x + 1)
+        w1 = r.weights if r.weights is not None else [0.0] * len(r.values)
+        w2 = r.weights2 if r.weights2 is not None else [0.0] * len(r.values)
+        for v, c, x1, x2 in zip(r.values, r.counts, w1, w2, strict=True):
             if v > 0 and c > 0:
-                k[bisect.bisect_left(xs, v)] += c
-        run = 0
+                i = bisect.bisect_left(xs, v)
+                k[i] += c
+                a1[i] += x1
+                a2[i] += x2
+        run, r1, r2 = 0, 0.0, 0.0
         for i in range(n_x - 1, -1, -1):
-            run += k[i]
-            lo, hi = wilson(run, r.n, conf)
-            point[i] += r.p * run / r.n
+            run, r1, r2 = run + k[i], r1 + a1[i], r2 + a2[i]
+            if r.top is not None and xs[i] > r.top:
+                continue  # above the route's proven top: it adds exactly 0
+            pt, lo, hi, _ = r.interval(run, r1, r2, conf)
+            point[i] += r.p * pt
             low[i] += r.p * lo
             high[i] += r.p * hi
     return (tuple(x / bet for x in xs), tuple(point[:n_x]), tuple(low[:n_x]), tuple(min(h, 1.0) for h in high[:n_x]))

@@ -21,7 +21,7 @@ the engine fills them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
@@ -35,7 +35,7 @@ from .provenance import Method
 __all__ = ["Branch", "CountOf", "Digit", "Drawn", "Entry", "Exit", "HeldCells", "HeldValues", "JointLaw", "Level",
            "LineTable", "Number", "Outcome", "Overlay", "Precision", "Ratios", "RowsOf", "Spin",
            "SpinModel", "SpinPlay", "StageLaw", "Tail", "Uncovered", "builtin_digit", "cell_bits", "lazy_tail", "memo_tail",
-           "tail_of", "tail_plus"]
+           "tail_of", "tail_plus", "visits"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -444,6 +444,51 @@ class StageLaw:
         return sum(self.components.values(), Fraction(0))
 
 
+def visits(laws: Mapping[tuple[str, Entry], StageLaw],
+           start: Iterable[tuple[Number, Exit]]) -> dict[tuple[str, Entry], Number]:
+    """How often a round plays each stage ``(feature, entry)`` it can reach from ``start``, over every way there.
+
+    ``start`` lists a stage's exits with their probabilities (the base spin's branches); ``laws``
+    holds every reachable stage's law.  The stages form no loop (the composer refuses one), so one
+    pass in topological order adds, for each exit, its probability times the visits of the stage
+    it leaves to every stage it plays: exact in Fractions.
+
+    Examples
+    --------
+    >>> end = StageLaw({(): Branch(Fraction(1))}, {})
+    >>> laws = {("a", 1): StageLaw({(("b", 1),): Branch(Fraction(1, 2)), (): Branch(Fraction(1, 2))}, {}),
+    ...         ("b", 1): end}
+    >>> v = visits(laws, [(Fraction(1, 3), (("a", 1),)), (Fraction(1, 3), (("a", 1), ("b", 1)))])
+    >>> v[("a", 1)], v[("b", 1)]    # b: 1/3 straight from the start, and half of a's 2/3
+    (Fraction(2, 3), Fraction(2, 3))
+    """
+    start = list(start)
+    order: list[tuple[str, Entry]] = []
+    seen: set[tuple[str, Entry]] = set()
+
+    def visit(node: tuple[str, Entry]) -> None:
+        seen.add(node)
+        for key in laws[node].branches:
+            for child in key:
+                if child not in seen:
+                    visit(child)
+        order.append(node)
+
+    for _, key in start:
+        for child in key:
+            if child not in seen:
+                visit(child)
+    out: dict[tuple[str, Entry], Number] = {node: Fraction(0) for node in order}
+    for p, key in start:
+        for child in key:
+            out[child] = out[child] + p
+    for node in reversed(order):  # every stage after all the stages that lead to it
+        for key, br in laws[node].branches.items():
+            for child in key:
+                out[child] = out[child] + out[node] * br.p
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class SpinPlay:
     """One spin played as the round plays it — its modifiers applied, the features it starts played after it.
@@ -483,6 +528,8 @@ class Uncovered:
     probability: Fraction
     mean: Number
     why: str
+    top: int | None = None
+    """A proven bound of the win of the route's rounds (credits, before any cap; ``None``: none known)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,7 +1,8 @@
 """Every Game → Game edit: a new game from an old one, the old one untouched (games are immutable).
 
 The bet (:func:`at_bet`), a reel set (:func:`with_reel_set`, :func:`with_stops`, :func:`add_one_stop`), a pay
-(:func:`bump_pay`, :func:`with_line_pay`, :func:`with_scatter_pay`), the targets (:func:`with_targets`); and the
+(:func:`bump_pay`, :func:`with_line_pay`, :func:`with_scatter_pay`), the targets (:func:`with_targets`), the game
+that counts paying lines (:func:`line_hits_game`); and the
 questions an edit asks of a game (:func:`play_reels`, :func:`allowed_on`, :func:`pay_cells`, :func:`pay_values`).
 The tuner, the sensitivities, the checks and the workbench all edit through here.  An edit that needs a
 feature block's own reading of its table is :func:`mathkit.workbench.model.with_feature` (it sits above the blocks).
@@ -24,11 +25,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import GameError, ModelError
-from .game import Game, ReelSet, ScatterPay
+from .game import Game, PayEntry, ReelSet, ScatterPay
 from .validate import validate_game
 
-__all__ = ["PayCell", "PayKind", "add_one_stop", "allowed_on", "at_bet", "bump_pay", "insert_position", "pay_cells",
-           "pay_values", "play_reels", "stops_of", "stretch_middle", "with_line_pay", "with_reel_set",
+__all__ = ["PayCell", "PayKind", "add_one_stop", "allowed_on", "at_bet", "bump_pay", "insert_position",
+           "line_hits_game", "pay_cells", "pay_values", "play_reels", "stops_of", "stretch_middle", "with_line_pay", "with_reel_set",
            "with_scatter_pay", "with_stops", "with_targets"]
 
 
@@ -270,3 +271,36 @@ def with_scatter_pay(game: Game, symbol: str, count: int, value: int) -> Game:
     pays = tuple(ScatterPay(sp.symbol, tuple((k, value if k == count else v) for k, v in sp.pays))
                  if sp.symbol == symbol else sp for sp in game.scatter_pays)
     return _validated(dataclasses.replace(game, scatter_pays=pays))
+
+
+def line_hits_game(game: Game) -> Game:
+    """The game whose line wins count paying lines: 1 credit for every line that pays, 0 otherwise.
+
+    Every declared line pay becomes 1 where it pays anything (at each coin option) and 0 where it
+    pays nothing, one value per coin option; every multiplier (wilds', multiplier symbols') becomes 1.
+    A line pays its best combination only, and it pays something exactly when some combination
+    on it pays, so the game's line win is the number of paying lines and its mean line win in
+    credits is E[lines paid].  Scatter pays, sequence features and transforms (the cap) are
+    removed; the modifiers stay, as they shape the spin (its height and lines, overlay cells ...),
+    and whatever a modifier pays besides the lines (cash stacks) lands in its own component.
+
+    Examples
+    --------
+    >>> from mathkit.gamefile.io import load_game
+    >>> g = line_hits_game(load_game("data/games/classic_3reel.toml"))    # WILD = { 3 = [800, 1600, 5000] }
+    >>> g.line_pays[0].pays, g.line_pays[0].pay(3, coins=3, coin_index=2), {s.multiplier for s in g.symbols}
+    (((3, (1, 1, 1)),), 1, {1})
+    """
+    n = len(game.bet.coins)
+
+    def hit(e: PayEntry, values: tuple[int, ...], count: int) -> tuple[int, ...]:
+        if e.is_per_option(count):
+            return tuple(int(v > 0) for v in values)
+        return (int(values[0] > 0),) * n
+
+    pays = tuple(dataclasses.replace(e, pays=tuple((k, hit(e, v, k)) for k, v in e.pays),
+                                     per_option=frozenset(k for k, _ in e.pays))
+                 for e in game.line_pays)
+    symbols = tuple(dataclasses.replace(s, multiplier=1) for s in game.symbols)
+    features = game.features_of("modifier")
+    return _validated(dataclasses.replace(game, symbols=symbols, line_pays=pays, scatter_pays=(), features=features))

@@ -33,11 +33,13 @@ from ..laws.stage import Level
 from ..model.game import Game
 from ..round import RoundAnalysis, analyse
 from ..round.compose import as_block
-from .simfigures import entry_figures
+from .lines import HIT_FREQUENCY_PER_LINE, line_hit_frequency, lines_by_height, modified_line_hit_frequency
+from .simfigures import entry_figures, with_any_type
 
 __all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
            "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
-           "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "session_section", "sheet_level"]
+           "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "modified_line_hit_frequency",
+           "session_section", "sheet_level"]
 
 #: z for the volatility index at 90/95/99% (two-sided normal quantiles, as PAR sheets print them)
 Z = {"90%": 1.645, "95%": 1.960, "99%": 2.576}
@@ -50,9 +52,6 @@ SESSION_SPINS = 1000
 HIT_FREQUENCY_PER_SPIN = ("hit frequency per spin: plays that pay anything / plays "
                           "(a whole play: the base spin and every feature it starts)")
 """The definition printed beside the per-spin hit frequency."""
-HIT_FREQUENCY_PER_LINE = ("hit frequency per line: line hits summed over every pay combination and every line played "
-                          "/ (cycle × lines played), base spin — P(one line pays), as older PAR sheets print it")
-"""The definition printed beside the per-line hit frequency (for one line: line hits summed over entries / cycle)."""
 Sampler = Callable[[Sequence[str]], Mapping[str, RouteSample]]
 """Samples the conditional law of the round's win for each route (:func:`mathkit.sim.routes.sample_routes`,
 its game, rounds and seed bound by the caller: the sheet sits below the simulator)."""
@@ -134,7 +133,9 @@ class RoundSheet:
     not_computed: dict[str, str] = field(default_factory=dict)
     """Figures a sheet of the round's moments leaves out, each with why and where to get it."""
     hit_frequency_per_line: Figure | None = None
-    """:data:`HIT_FREQUENCY_PER_LINE` (exact); ``None`` for a ways game or a base spin a feature modifies."""
+    """:data:`HIT_FREQUENCY_PER_LINE` (exact, under the base spin's modifiers too); ``None`` for a ways game."""
+    lines_by_height: tuple[tuple[int, int], ...] = ()
+    """``(height, lines played)`` of each window height a base spin is drawn at; empty when the height is fixed."""
     mixed: MixedLaw | None = None
     """The round's win law where a part of it is sampled (:mod:`mathkit.laws.mixture`): its figures, tagged
     ``exact+sampled`` or ``sampled`` with 99% intervals; ``None`` when nothing was sampled."""
@@ -192,27 +193,6 @@ def _entry_rows(base: SpinMaths, game: Game) -> tuple[EntryRow, ...]:
                              Figure.of(Fraction(e.credits, cycle * bet)), named, "line" if lines > 1 else "spin",
                              lines))
     return tuple(rows)
-
-
-def line_hit_frequency(base: SpinMaths) -> Figure | None:
-    """:data:`HIT_FREQUENCY_PER_LINE` of a base spin: its line hits over ``cycle × lines`` (``None`` for ways).
-
-    The line hits are the components' line rows (each counts (outcome, line) pairs where the
-    combination is paid), so the figure is exact without enumerating the cycle.
-
-    Examples
-    --------
-    >>> from mathkit.gamefile.io import load_game
-    >>> from mathkit.round.engine import Engine
-    >>> e = Engine(load_game("data/games/classic_3reel.toml"))
-    >>> line_hit_frequency(e.spin_maths(e.base_model())).method
-    'exact'
-    """
-    n_lines = int(base.tables.lines.shape[0])
-    if base.tables.ways or n_lines == 0:
-        return None
-    hits = sum(e.hits for e in base.components.entries if e.component == "lines")
-    return Figure.of(Fraction(hits, base.components.cycle * n_lines))
 
 
 def _figure(x: Fraction | float, method: Method) -> Figure:
@@ -293,9 +273,10 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
     cap_fig = None if analysis.limit is None else Figure.of(analysis.limit.credits / bet)
     return {"game": game, "reels": engine.reels, "lines": engine.lines, "coins": engine.coins, "total_bet": bet,
             "cycle": base.cycle, "symbol_counts": symbol_counts(game), "entries": _entry_rows(base, game),
-            "components": components, "rtp": rtp, "base": base, "features": analysis.sections, "cap": cap_fig,
+            "components": components, "rtp": rtp, "base": base, "features": with_any_type(analysis), "cap": cap_fig,
             "max_win_bounded": analysis.outcome.max_win is not None, **entry_figures(analysis), "level": analysis.level,
-            "hit_frequency_per_line": None if game.features_of("modifier") else line_hit_frequency(base)}
+            "hit_frequency_per_line": modified_line_hit_frequency(engine) if game.features_of("modifier")
+            else line_hit_frequency(base), "lines_by_height": lines_by_height(engine)}
 
 
 def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
@@ -365,7 +346,7 @@ def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
     else:
         exact = RoundPart(tuple(d.values.tolist()), tuple(d.probs.tolist()), lost_mass=float(d.lost_mass))
         routes = [(u.route, Fraction(u.probability)) for u in before.uncovered]
-    samples = sampler([r for r, _ in routes])
+    samples = _samples(analysis, sampler, [r for r, _ in routes])
     reachable = limit is not None and limit.reachable
     bound = None if limit is None else limit.tail_bound()
     seeds = {s.seed for s in samples.values()}
@@ -373,6 +354,32 @@ def mixed_law(analysis: RoundAnalysis, sampler: Sampler) -> MixedLaw:
               seed=seeds.pop() if len(seeds) == 1 else None, tail=before.tail)
     why = [f"{u.route}: {u.why}" for u in before.uncovered]
     return replace(law, notes=(*law.notes, *why)) if why else law
+
+
+RARE_SHARE = 4
+"""An importance-sampled route (:mod:`mathkit.round.rare`) draws ``rounds // RARE_SHARE`` of the sampler's rounds: a
+draw plays only the route's free spins (its start is drawn from its exact law)."""
+
+
+def _samples(analysis: RoundAnalysis, sampler: Sampler, routes: Sequence[str]) -> dict[str, RouteSample]:
+    """Each route's sample: by importance sampling where :func:`mathkit.round.rare.rare_route` models the route,
+    else by ``sampler``; each with the route's proven top (no event above it can happen)."""
+    from ..laws.mixture import DEFAULT_ROUNDS, DEFAULT_SEED
+    from ..round import rare
+
+    rounds = int(getattr(sampler, "rounds", DEFAULT_ROUNDS))
+    seed = int(getattr(sampler, "seed", DEFAULT_SEED))
+    out: dict[str, RouteSample] = {}
+    for r in routes:
+        rr = rare.rare_route(analysis, r)
+        if rr is not None:
+            out[r] = rare.sample_rare(analysis.game, rr, max(rounds // RARE_SHARE, 1), seed,
+                                      lines=analysis.engine.lines, coins=analysis.engine.coins)
+    rest = [r for r in routes if r not in out]
+    if rest:
+        out.update(sampler(rest))
+    tops = {u.route: u.top for u in analysis.uncapped.uncovered}
+    return {r: replace(s, top=tops.get(r)) for r, s in out.items()}
 
 
 NOT_COMPUTED = ("not computed exactly: `mathkit par` mixes in sampled parts (--sample-rounds, --seed); "

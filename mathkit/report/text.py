@@ -102,6 +102,7 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         "game": g.name,
         "reels": par.reels,
         "lines": par.lines,
+        "lines_by_height": [{"height": h, "lines": n} for h, n in par.lines_by_height] or None,
         "coins": par.coins,
         "total_bet": par.total_bet,
         "level": par.level,
@@ -350,19 +351,18 @@ def par_to_text(par: RoundSheet) -> str:
 
 def _lines_text(par: RoundSheet) -> str:
     """``30 lines``; with a window drawn per spin, the lines played at each height (``30–70 lines by height …``)."""
-    for f in par.game.features:
-        heights, per_row = getattr(f, "window_heights", None), getattr(f, "lines_per_row", None)
-        if callable(heights) and isinstance(per_row, int):
-            hs = heights()
-            by = ", ".join(f"{h} rows: {h * per_row}" for h in hs)
-            return f"{min(hs) * per_row}–{max(hs) * per_row} lines by height ({by})"
-    return f"{par.lines} lines"
+    by = par.lines_by_height
+    if not by:
+        return f"{par.lines} lines"
+    low, high = min(n for _, n in by), max(n for _, n in by)
+    span = f"{low}–{high}" if low != high else f"{low}"
+    return f"{span} lines by height ({', '.join(f'{h} rows: {n}' for h, n in by)})"
 
 
 def _per_line_text(par: RoundSheet) -> str:
     f = par.hit_frequency_per_line
     if f is None:
-        why = "a ways game has no lines" if par.game.pay_mode == "ways" else "a feature modifies the base spin"
+        why = "a ways game has no lines" if par.game.pay_mode == "ways" else "no line is played"
         return f"  hit frequency per line      not given ({why})"
     return f"  hit frequency per line      {pct(f.value)}  ({one_in(f.value)})   [{f.method}]"
 

@@ -24,16 +24,16 @@ workbench and the tuner use), ``"moments"`` adds exact second moments,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import cast
 
 import numpy as np
 
-from ..errors import ModelError, located
+from ..errors import ModelError, UsageError, located
 from ..features.base import Block, FeatureStats, Limit, modified
 from ..laws.convolve import Mixing, convolve, mix
 from ..laws.law import WinLaw
@@ -58,11 +58,12 @@ from ..laws.stage import (
     memo_tail,
     tail_of,
     tail_plus,
+    visits,
 )
 from ..model.game import Feature, Game
 from .engine import Engine
 
-__all__ = ["RoundAnalysis", "analyse", "as_block", "rtp_breakdown", "transforms"]
+__all__ = ["RoundAnalysis", "analyse", "as_block", "p_any", "rtp_breakdown", "transforms"]
 
 Node = tuple[str, Entry]
 BASE: Node = ("", None)
@@ -84,7 +85,8 @@ def _gather(parts: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
     for u in parts:
         if u.route in out:
             v = out[u.route]
-            out[u.route] = Uncovered(u.route, v.probability + u.probability, v.mean + u.mean, v.why)
+            top = None if u.top is None or v.top is None else max(u.top, v.top)
+            out[u.route] = Uncovered(u.route, v.probability + u.probability, v.mean + u.mean, v.why, top)
         else:
             out[u.route] = u
     return tuple(u for u in out.values() if u.probability)
@@ -92,23 +94,31 @@ def _gather(parts: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
 
 def _scaled(parts: Sequence[Uncovered], q: Number) -> list[Uncovered]:
     """Uncovered parts of an event of probability ``q`` (given it), as parts of the whole."""
-    return [Uncovered(u.route, _exact(q) * u.probability, q * u.mean, u.why) for u in parts]
+    return [Uncovered(u.route, _exact(q) * u.probability, q * u.mean, u.why, u.top) for u in parts]
+
+
+def _plus(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
 
 
 def _chained(first_mean: Number, first: Sequence[Uncovered], after_mean: Number,
-             after: Sequence[Uncovered]) -> tuple[Uncovered, ...]:
+             after: Sequence[Uncovered], first_top: int | None = None,
+             after_top: int | None = None) -> tuple[Uncovered, ...]:
     """The uncovered parts of a win followed by an independent one: a round uncovered in either part is uncovered.
 
     An uncovered first part keeps its route, with the whole of what follows: ``E[(A + B)·1_u] = E[A·1_u] + P(u)·E[B]``.
     A covered first part (probability ``1 − Σ P(u)``, mean ``E[A] − Σ E[A·1_u]``) followed by an uncovered
     part ``v`` of the second: ``E[(A + B)·1{A covered, v}] = E[A·1{covered}]·P(v) + P(covered)·E[B·1_v]``.
+    A route's top (its proven largest win) adds the other part's (``first_top``, ``after_top``; ``None``: unknown).
     """
     if not first and not after:
         return ()
-    out = [Uncovered(u.route, u.probability, u.mean + u.probability * after_mean, u.why) for u in first]
+    out = [Uncovered(u.route, u.probability, u.mean + u.probability * after_mean, u.why, _plus(u.top, after_top))
+           for u in first]
     pc = 1 - sum((u.probability for u in first), Fraction(0))
     mc = first_mean - sum((u.mean for u in first), Fraction(0))
-    out += [Uncovered(v.route, pc * v.probability, mc * v.probability + pc * v.mean, v.why) for v in after]
+    out += [Uncovered(v.route, pc * v.probability, mc * v.probability + pc * v.mean, v.why, _plus(first_top, v.top))
+            for v in after]
     return _gather(out)
 
 
@@ -173,7 +183,7 @@ def _stage(engine: Engine, model: Spin, seqs: Sequence[Block], level: Level, lab
             mean = sum(comps.values(), Fraction(0))
             why = (f"{len(model.placements):,} overlay placements, one enumeration of the spin each "
                    f"(more than {OVERLAY_ENUMERATIONS})")
-            gone = (Uncovered(f"variant:{label}", Fraction(1), mean, why),)
+            gone = (Uncovered(f"variant:{label}", Fraction(1), mean, why, bound),)
             return StageLaw({key: Branch(Fraction(1), mean, m2, NOTHING, top=bound, uncovered=gone)},  # type: ignore[dict-item]
                             comps, "exact", level)
     joint = engine.joint(model, names)
@@ -241,7 +251,7 @@ def _then(br: Branch, after: Outcome, level: Level) -> Branch:
     if level == "distribution":
         assert br.dist is not None and after.dist is not None
         dist = convolve(br.dist, after.dist)
-        gone = _chained(br.mean, br.uncovered, after.mean, after.uncovered)
+        gone = _chained(br.mean, br.uncovered, after.mean, after.uncovered, br.top, after.max_win)
     return Branch(br.p, br.mean + after.mean, m2, dist, top, tail, gone)
 
 
@@ -327,11 +337,13 @@ def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
     if level == "distribution":
         dist = WinLaw.point(0)
         done: Number = Fraction(0)
+        done_top: int | None = 0
         for o in outcomes:
             assert o.dist is not None
             dist = convolve(dist, o.dist)
-            gone = _chained(done, gone, o.mean, o.uncovered)
+            gone = _chained(done, gone, o.mean, o.uncovered, done_top, o.max_win)
             done = done + o.mean
+            done_top = _plus(done_top, o.max_win)
     top: int | None = 0
     for o in outcomes:
         top = None if top is None or o.max_win is None else top + o.max_win
@@ -359,6 +371,8 @@ class _Composer:
         self.outcomes: dict[Node, Outcome] = {}
         self._active: set[Node] = set()
         self._plays: dict[Hashable, SpinPlay] = {}
+        self.base_parts: tuple[tuple[Fraction, Spin, StageLaw], ...] = ()
+        """The base spin's law under each spin its modifiers make of it, with its probability (set by :meth:`base_law`)."""
         self.ctx = engine
         engine.hand(self.play_spin)
 
@@ -369,8 +383,8 @@ class _Composer:
         shaping += [game.feature_path(b) for b in self.seqs]
         with located(field=", ".join(shaping) or f"reels.{self.engine.reels}"):
             models = modified(self.ctx, self.engine.base_model())
-            parts = [(p, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models]
-        return _mix(parts, self.level)
+            self.base_parts = tuple((p, m, _stage(self.engine, m, self.seqs, self.level, label)) for p, m, label in models)
+        return _mix([(p, law) for p, _, law in self.base_parts], self.level)
 
     def short(self, node: Node) -> bool:
         """Whether the stage ``node`` is left to the simulator: at the distribution level, its block answers less."""
@@ -444,7 +458,7 @@ class _Composer:
         if short:  # the whole stage and what follows it: its moments, its law sampled
             why = (f"{node[0]!r} answers its mean and second moment only, not its win distribution "
                    f"(see its block, {type(self.blocks[node[0]]).__name__})")
-            dists, gone = Mixing(), [Uncovered(f"feature:{node[0]}", Fraction(1), mean, why)]
+            dists, gone = Mixing(), [Uncovered(f"feature:{node[0]}", Fraction(1), mean, why, top)]
             dists.add(1.0, NOTHING)
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
                       dists.law() if self.level == "distribution" else None, top, methods,
@@ -480,26 +494,49 @@ class _Composer:
         return out
 
     def reach(self) -> dict[Node, Number]:
-        """P(a round plays each stage with each entry), over every way of getting there."""
-        order: list[Node] = []
-        seen: set[Node] = set()
+        """P(a round plays each stage with each entry), over every way of getting there (:func:`~mathkit.laws.stage.visits`)."""
+        base = self.laws[BASE]
+        return {BASE: Fraction(1), **visits(self.laws, [(br.p, key) for key, br in base.branches.items()])}
 
-        def visit(node: Node) -> None:
-            seen.add(node)
-            for key in self.laws[node].branches:
-                for child in key:
-                    if child not in seen:
-                        visit(child)
-            order.append(node)
 
-        visit(BASE)
-        reach: dict[Node, Number] = {node: Fraction(0) for node in order}
-        reach[BASE] = Fraction(1)
-        for node in reversed(order):
-            for key, br in self.laws[node].branches.items():
-                for child in key:
-                    reach[child] = reach[child] + reach[node] * br.p
-        return reach
+def p_any(laws: Mapping[Node, StageLaw], names: Iterable[str], start: StageLaw | None = None) -> Number:
+    """P(a round enters at least one of the features ``names``): the probability of the union of their entry events.
+
+    ``laws`` are the round's stage laws by node (:attr:`RoundAnalysis.laws`); ``start`` the stage the
+    round starts from (default the base spin, ``laws[BASE]``).  A stage's branches are exclusive
+    events; the features an exit plays one after another are independent given it, so from a stage
+    ``q = Σ_b P(b)·(1 − Π_{c ∈ exit(b)} (1 − q_c))``, with ``q = 1`` at a feature of ``names`` — exact in
+    Fractions.  It is the sum of the features' entries only when no round enters two of them
+    (nor one twice).
+
+    Examples
+    --------
+    >>> a, end = Branch(Fraction(1, 4)), StageLaw({(): Branch(Fraction(1))}, {})   # x alone, x and y: 1/4 each
+    >>> laws = {BASE: StageLaw({(("x", None),): a, (("x", None), ("y", None)): a, (): Branch(Fraction(1, 2))}, {}),
+    ...         ("x", None): end, ("y", None): end}
+    >>> p_any(laws, ["x", "y"]), p_any(laws, ["y"])
+    (Fraction(1, 2), Fraction(1, 4))
+    """
+    wanted = frozenset(names)
+    memo: dict[Node, Number] = {}
+
+    def from_law(law: StageLaw) -> Number:
+        total: Number = Fraction(0)
+        for key, br in law.branches.items():
+            none: Number = Fraction(1)
+            for child in key:
+                none = none * (1 - enters(child))
+            total = total + br.p * (1 - none)
+        return total
+
+    def enters(node: Node) -> Number:
+        if node[0] in wanted:
+            return Fraction(1)
+        if node not in memo:
+            memo[node] = from_law(laws[node])
+        return memo[node]
+
+    return from_law(laws[BASE] if start is None else start)
 
 
 @dataclass(frozen=True, eq=False)
@@ -514,6 +551,8 @@ class RoundAnalysis:
     the same before them; ``limit`` what the round limit (the cap) comes to (:class:`~mathkit.features.Limit`:
     its credits, P(limit) with its bound flag, its tail bounds), ``None`` without one.  :attr:`sd` is σ
     under the cap with its bound.  The PAR sheet, the checks, sessions and the mixture read these.
+    ``laws`` holds every stage's law by node (``("", None)`` the base spin, ``(feature, entry)`` the others):
+    :meth:`enter_any` reads them.
     """
 
     game: Game
@@ -527,6 +566,27 @@ class RoundAnalysis:
     law: WinLaw | None = None
     law_before: WinLaw | None = None
     limit: Limit | None = None
+    laws: Mapping[Node, StageLaw] = field(default_factory=dict)
+
+    def enter_any(self, names: Iterable[str]) -> Number:
+        """P(a round enters at least one of the sequence features ``names``), exact (:func:`p_any`).
+
+        Each feature's :attr:`~mathkit.features.FeatureStats.p_enter` counts its own entries; this is
+        their union, where a round that enters two of them counts once.
+
+        Examples
+        --------
+        >>> from mathkit.gamefile.io import load_game
+        >>> a = analyse(load_game("data/games/dynasty.toml"), level="mean")
+        >>> a.enter_any(["free_spins"]) == a.stats["free_spins"].p_enter
+        True
+        """
+        wanted = tuple(names)
+        unknown = [n for n in wanted if n not in self.stats or as_block(self.game.feature(n)).role != "sequence"]
+        if unknown:
+            msg = f"not a sequence feature of {self.game.name}: {', '.join(unknown)}"
+            raise UsageError(msg)
+        return p_any(self.laws, wanted)
 
     @property
     def whole(self) -> bool:
@@ -629,7 +689,8 @@ def _analyse(engine: Engine, level: Level, sections: bool) -> RoundAnalysis:
             stats[name] = FeatureStats(entries, {e: comp.laws[(name, e)] for e in entries},
                                        {e: comp.outcomes[(name, e)] for e in entries}, level, {"round": outcome})
         elif block.role == "modifier":
-            stats[name] = FeatureStats({}, {}, {}, level, {"base": comp.laws[BASE]})
+            stats[name] = FeatureStats({}, {}, {}, level, {"base": comp.laws[BASE], "parts": comp.base_parts,
+                                                           "laws": comp.laws})
     uncapped = outcome
     for block in transforms(game):
         before = outcome
@@ -650,7 +711,7 @@ def _analyse(engine: Engine, level: Level, sections: bool) -> RoundAnalysis:
         if section is not None:
             shown.append(section)
     return RoundAnalysis(game, engine, level, outcome, uncapped, comp.laws[BASE], stats, tuple(shown), law, before_law,
-                         limit)
+                         limit, comp.laws)
 
 
 def _law(game: Game, comp: _Composer, dist: WinLaw | None, bet: int) -> WinLaw | None:

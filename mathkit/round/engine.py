@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
@@ -48,7 +49,44 @@ BoolArray = npt.NDArray[np.bool_]
 CLASS_LIMIT = 4096
 """The most classes a spin with products is enumerated in (one enumeration each)."""
 SHARED_SIZE = 4096
-_SHARED: OrderedDict[Hashable, object] = OrderedDict()
+"""The most answers kept across engines (least recently used out first) …"""
+SHARED_BYTES = 512 << 20
+"""… and the most bytes of arrays they may hold together (``MATHKIT_ENGINE_CACHE_MB`` overrides it): a kernel
+that analyses edit after edit (the workbench, a fuzz worker) stays bounded whatever the games."""
+_SHARED: OrderedDict[Hashable, tuple[Any, Any, int]] = OrderedDict()
+_SHARED_TOTAL = [0]
+
+
+def _shared_budget() -> int:
+    try:
+        return int(float(os.environ["MATHKIT_ENGINE_CACHE_MB"]) * 2**20)
+    except (KeyError, ValueError):
+        return SHARED_BYTES
+
+
+def array_bytes(value: object, _depth: int = 0, _seen: set[int] | None = None) -> int:
+    """The bytes of the numpy arrays ``value`` holds (through tuples, lists, dicts and objects' fields, 8 deep).
+
+    Examples
+    --------
+    >>> array_bytes((np.zeros(4), {"a": [np.zeros(2, dtype=np.int32)]}, "text"))
+    40
+    """
+    seen = set() if _seen is None else _seen
+    if _depth > 8 or id(value) in seen or isinstance(value, (str, bytes, int, float, complex, bool)) or value is None:
+        return 0
+    seen.add(id(value))
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return sum(array_bytes(v, _depth + 1, seen) for v in value)
+    if isinstance(value, dict):
+        return sum(array_bytes(v, _depth + 1, seen) for v in value.values())
+    fields = getattr(value, "__dict__", None)
+    if fields is not None:
+        return array_bytes(fields, _depth + 1, seen)
+    slots = getattr(type(value), "__slots__", ())
+    return sum(array_bytes(getattr(value, name, None), _depth + 1, seen) for name in slots)
 
 
 class Engine:
@@ -173,9 +211,14 @@ class Engine:
             value = hit[1]
         else:
             value = compute()
-            _SHARED[shared] = (rules, value)
-            if len(_SHARED) > SHARED_SIZE:
-                _SHARED.popitem(last=False)
+            if hit is not None:  # a hash collision: the new content replaces the old
+                _SHARED_TOTAL[0] -= _SHARED.pop(shared)[2]
+            size = array_bytes(value)
+            _SHARED[shared] = (rules, value, size)
+            _SHARED_TOTAL[0] += size
+            budget = _shared_budget()
+            while _SHARED and (len(_SHARED) > SHARED_SIZE or _SHARED_TOTAL[0] > budget):
+                _SHARED_TOTAL[0] -= _SHARED.popitem(last=False)[1][2]
         self._memo[key] = value
         return value  # type: ignore[no-any-return]
 

@@ -10,13 +10,14 @@ Importing this module loads nothing of the simulator (not even the :mod:`mathkit
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..laws.mixture import RouteSample
     from ..model.game import Game
 
-__all__ = ["route_sampler"]
+__all__ = ["RouteSampler", "route_sampler"]
 
 
 def route_sampler(game: Game, rounds: int | None, seed: int | None, *, reels: str | None = None,
@@ -39,10 +40,23 @@ def route_sampler(game: Game, rounds: int | None, seed: int | None, *, reels: st
 
     n = DEFAULT_ROUNDS if rounds is None else rounds
     s = DEFAULT_SEED if seed is None else seed
+    return RouteSampler(game, n, s, reels, lines, coins)
 
-    def sample(routes: Sequence[str]) -> Mapping[str, RouteSample]:
+
+@dataclass(frozen=True, eq=False)
+class RouteSampler:
+    """:func:`~mathkit.sim.routes.sample_routes` of ``game`` with its settings bound; ``rounds`` and ``seed`` are
+    read by samplers of their own (the PAR sheet's importance sampling of a rare route draws ``rounds // 4``)."""
+
+    game: Game
+    rounds: int
+    seed: int
+    reels: str | None = None
+    lines: int | None = None
+    coins: int | None = None
+
+    def __call__(self, routes: Sequence[str]) -> Mapping[str, RouteSample]:
         from .routes import sample_routes  # only a sheet with parts to sample loads the simulator
 
-        return sample_routes(game, routes, n, seed=s, reels=reels, lines=lines, coins=coins)
-
-    return sample
+        return sample_routes(self.game, routes, self.rounds, seed=self.seed, reels=self.reels, lines=self.lines,
+                             coins=self.coins)
