@@ -50,8 +50,8 @@ from mathkit.workbench import build_workbench
 
 loading.update(HTML("<b>⏳ Loading the game, its exact RTP and the worker for σ and the distribution…</b>"))
 wb = build_workbench(GAME, DATA_DIR, mode="sync" if RENDER else MODE, live_figures=not RENDER)
-if APP:  # an app page opens with every figure filled in (σ and the distribution too)
-    wb.wait()
+if APP:  # an app page opens with every figure ready within 5 s filled in; a slower game's (Warlords) follow on the page
+    wb.wait(5)
 loading.update(HTML("<small>✓ workbench ready; σ and the distribution follow below the RTP when they are computed.</small>"))
 wb
 

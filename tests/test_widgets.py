@@ -50,7 +50,7 @@ def test_tiny_game_by_hand(tiny: Workbench) -> None:
     # strips "A B" ×3: RTP = 8 · (1/2)³ = 1, σ² = 64/8 − 1 = 7, hit frequency 1/8
     assert tiny.rtp_label.value == "RTP 100.000000%"
     assert tiny.rtp_exact.value == "exact 1/1"
-    assert tiny.sd_label.value == f"σ {7 ** 0.5:.4f} × bet"
+    assert tiny.sd_label.value == f"σ {7 ** 0.5:.4f} × bet [exact]"
     assert tiny.hit_label.value.startswith("hit frequency 12.5000% (1 in 8.00)")
     # reel 1 "A B B B": P(A A A) = 1/4 · 1/2 · 1/2 = 1/16, RTP = 8/16
     tiny.strips[0].value = "A B B B"
@@ -58,7 +58,7 @@ def test_tiny_game_by_hand(tiny: Workbench) -> None:
     assert tiny.rtp_exact.value == "exact 1/2"
     assert tiny.delta_rtp.value == "Δ RTP vs saved -50.0000 pp"
     # σ² = 64/16 − 1/4 = 15/4
-    assert tiny.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
+    assert tiny.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet [exact]"
     # the grid shows counts and positions: B sits on stops 1–3 of reel 1
     assert "<b>3</b> <small style='color:#666'>1–3</small>" in tiny.count_grid.value
     # a pay edit: 3 × A pays 10 → RTP 10/16
@@ -73,14 +73,14 @@ def test_initial_figures_equal_the_engine(bench: Workbench) -> None:
     par = build_par(game)
     assert bench.rtp_label.value == f"RTP {pct6(comp.rtp())}"
     assert bench.rtp_exact.value == f"exact {comp.rtp().numerator}/{comp.rtp().denominator}"
-    assert bench.sd_label.value == f"σ {par.sd.value:.4f} × bet"
+    assert bench.sd_label.value == f"σ {par.sd.value:.4f} × bet [exact]"
     fig = bench.figures["components"]
     assert list(fig.data[0].x) == list(comp.breakdown())
     assert list(fig.data[0].y) == pytest.approx([float(v) for v in comp.breakdown().values()], rel=1e-15)
     sym = bench.figures["symbols"]
     assert sum(sum(t.y) for t in sym.data) == pytest.approx(float(comp.rtp()), rel=1e-12)
     # the exceedance curve: P(win ≥ x) at exact win values, summed here from the engine's counts
-    curve = bench.figures["distribution"].data[0]
+    curve = bench.figures["distribution"].data[-1]  # after the 99% band's two edges (empty: exact)
     values, counts = par.distribution.values, par.distribution.weights
     for x, y in zip(curve.x, curve.y, strict=True):
         assert y == pytest.approx(counts[values >= round(x * par.distribution.unit)].sum() / counts.sum(), rel=1e-12)
@@ -105,10 +105,10 @@ def test_strip_edit_updates_everything(bench: Workbench) -> None:
     par = build_par(expected)
     assert bench.game == expected
     assert bench.rtp_label.value == f"RTP {pct6(comp.rtp())}"
-    assert bench.sd_label.value == f"σ {par.sd.value:.4f} × bet"
+    assert bench.sd_label.value == f"σ {par.sd.value:.4f} × bet [exact]"
     assert bench.hit_label.value.startswith(f"hit frequency {par.hit_frequency.value * 100:.4f}%")
     assert list(bench.figures["components"].data[0].y) == pytest.approx([f.value for f in par.components.values()])
-    assert bench.figures["distribution"].data[0].y[-1] == pytest.approx(par.distribution.probs[-1])  # P(max win)
+    assert bench.figures["distribution"].data[-1].y[-1] == pytest.approx(par.distribution.probs[-1])  # P(max win)
     d_rtp = (float(comp.rtp()) - float(component_rtp(before).rtp())) * 100
     assert bench.delta_rtp.value == f"Δ RTP vs saved {d_rtp:+.4f} pp"
     assert bench.delta_sd.value == f"Δ σ vs saved {par.sd.value - build_par(before).sd.value:+.4f}"
@@ -264,13 +264,15 @@ def test_exports_write_files(bench: Workbench, tmp_path: Path) -> None:
 def test_slow_figures_run_in_a_thread_with_progress(games_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     wb = build_workbench("tiny.toml", games_dir, mode="thread")
     wb.wait()
-    real = build_par
+    from mathkit.workbench import worker
 
-    def slow(game: Game, reels: str | None = None) -> object:
+    real = worker.sheet
+
+    def slow(game: Game, reels: str) -> object:
         time.sleep(1.3)
         return real(game, reels)
 
-    monkeypatch.setattr("mathkit.workbench.worker.build_par", slow)
+    monkeypatch.setattr("mathkit.workbench.worker.sheet", slow)
     ticks: list[str] = []
     wb.progress.observe(lambda ch: ticks.append(ch["new"]), "value")
     t0 = time.perf_counter()
@@ -280,7 +282,7 @@ def test_slow_figures_run_in_a_thread_with_progress(games_dir: Path, monkeypatch
     assert "mk-stale" in wb.hit_label._dom_classes
     wb.wait()
     # σ first (from the moments), then the distribution; progress lines ticked in between
-    assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
+    assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet [exact]"
     assert "mk-stale" not in wb.hit_label._dom_classes
     live = [t for t in ticks if "computing the win distribution" in t]
     assert len(live) >= 2, ticks
@@ -314,7 +316,7 @@ def test_process_mode_keeps_the_kernel_free(games_dir: Path) -> None:
         # the worker's PAR sheet reached the widgets (it once could not be pickled: "while computing par")
         assert "⚠" not in wb.progress.value, wb.progress.value
         assert wb._par_generation == wb.scheduler.generation and wb.par is not None
-        assert wb.sd_label.value == f"σ {par.sd.value:.4f} × bet"
+        assert wb.sd_label.value == f"σ {par.sd.value:.4f} × bet [exact]"
         assert wb.hit_label.value == views.hit_text(par) and "mk-stale" not in wb.hit_label._dom_classes
         shown, exact = wb.par.distribution, par.distribution
         assert (shown.values == exact.values).all() and (shown.weights == exact.weights).all()
@@ -342,7 +344,7 @@ def test_worker_results_are_shown_on_the_loop_thread(games_dir: Path) -> None:
         return wb
 
     wb = asyncio.run(session())
-    assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
+    assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet [exact]"
     assert "mk-stale" not in wb.hit_label._dom_classes
 
 
@@ -387,7 +389,7 @@ def test_auto_mode_waits_briefly_for_a_fast_par_sheet(games_dir: Path) -> None:
         wb.wait()
         wb.strips[0].value = "A B B B"  # a fast PAR sheet: shown before the edit returns (or just after)
         wb.wait()
-        assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet"
+        assert wb.sd_label.value == f"σ {3.75 ** 0.5:.4f} × bet [exact]"
         assert wb.timings["rtp"] < SYNC_LIMIT
     finally:
         wb.close()

@@ -5,7 +5,7 @@ Every figure comes in two layers:
 * a *data* function (``component_bars``, ``symbol_bars``, ``distribution_points``,
   ``symbol_count_matrix``, ``rtp_range_bands``, ``survival_points``, ``final_points``) that turns mathkit objects into plain
   lists; the workbench uses these to update its ``go.FigureWidget`` traces in place;
-* a *figure* function (``rtp_by_component``, ``rtp_by_symbol``, ``win_distribution``,
+* a *figure* function (``rtp_by_component``, ``rtp_by_symbol``, ``win_distribution``, ``exceedance_band``,
   ``symbol_heatmap``, ``rtp_range``, ``sensitivity_heatmap``, ``state_diagram``,
   ``survival_curve``, ``final_bankroll``)
   that builds a styled ``go.Figure`` from the same data, for notebooks and reports.
@@ -51,6 +51,7 @@ __all__ = [
     "component_bars",
     "component_colour",
     "distribution_points",
+    "exceedance_band",
     "final_bankroll",
     "final_points",
     "rtp_by_component",
@@ -236,6 +237,43 @@ def win_distribution(dist: WinLaw, log: bool = True, max_points: int = 400) -> g
                                hovertemplate="P(win ≥ %{x:.4g} × bet) = %{y:.4g}<extra></extra>"))
     return _layout(fig, f"P(win ≥ x × bet) (P(no win) = {p0:.4f})",
                    xaxis={"title": "win x × total bet", "type": "log" if log else "linear"},
+                   yaxis={"title": "P(win ≥ x)", "type": "log" if log else "linear", "exponentformat": "power"})
+
+
+def exceedance_band(x: Sequence[float], p: Sequence[float], low: Sequence[float] | None = None,
+                    high: Sequence[float] | None = None, *, p_no_win: str = "", method: str = "exact",
+                    log: bool = True) -> go.Figure:
+    """The exceedance curve ``P(win ≥ x)`` with its 99% band where it is sampled: three traces, always.
+
+    The traces are the band's upper edge (no line), its lower edge filled up to the upper one, and the
+    curve (a step function, as :func:`win_distribution`); an exact curve has an empty band, so a figure
+    updated in place keeps its traces whichever kind of sheet comes.  On a log axis a lower edge of 0
+    (a sample that never reached ``x``) is drawn at a tenth of the smallest positive value shown: the
+    band then reaches the bottom of the plot.
+
+    Examples
+    --------
+    >>> fig = exceedance_band([1.0, 3.0], [0.5, 0.2], [0.49, 0.0], [0.51, 0.21], method="exact+sampled")
+    >>> [len(t.x) for t in fig.data], fig.data[1].y[1] == 0.02
+    ([2, 2, 2], True)
+    """
+    lo = list(low or [])
+    hi = list(high or [])
+    if log and lo:
+        floor = min((v for v in (*p, *lo) if v > 0), default=1.0) / 10
+        lo = [v if v > 0 else floor for v in lo]
+    band_x = list(x) if lo else []
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=band_x, y=hi, mode="lines", line={"width": 0, "shape": "hv"}, showlegend=False,
+                             hoverinfo="skip", name="99% upper"))
+    fig.add_trace(go.Scatter(x=band_x, y=lo, mode="lines", line={"width": 0, "shape": "hv"}, fill="tonexty",
+                             fillcolor="rgba(214,39,40,0.18)", showlegend=False, hoverinfo="skip", name="99% band"))
+    fig.add_trace(go.Scatter(x=list(x), y=list(p), mode="lines+markers",
+                             line={"shape": "hv", "color": PALETTE[3], "width": 2}, marker={"size": 4, "color": PALETTE[3]},
+                             name=method, hovertemplate="P(win ≥ %{x:.4g} × bet) = %{y:.4g}<extra>" + method + "</extra>"))
+    band = ", 99% band shaded" if lo else ""
+    title = f"P(win ≥ x × bet) [{method}{band}]" + (f" (P(no win) = {p_no_win})" if p_no_win else "")
+    return _layout(fig, title, xaxis={"title": "win x × total bet", "type": "log" if log else "linear"},
                    yaxis={"title": "P(win ≥ x)", "type": "log" if log else "linear", "exponentformat": "power"})
 
 

@@ -20,6 +20,9 @@ Semantics
   reel's symbol counts, so replacing one stop ``s`` by ``t`` changes it by
   exactly ``(L + 1) / L · (Δ_t − Δ_s)`` (``L`` the strip length): the tuner's
   model.
+  A game whose RTP is not exact (a feature's chain solved in floating point: Prince of
+  Riches' free games) gets the same one-stop differences in floating point, tagged
+  ``markov`` (:attr:`SymbolSensitivity.method`): still a whole-unit difference, no step size.
 * **One more credit** on a pay entry (:func:`pay_sensitivity`): the pay of
   ``count`` × ``entry`` goes up by one credit per coin (a per-coin list gets
   ``coins[i]`` more at option ``i``); a scatter pay goes up by one unit (a total bet, or a line bet).
@@ -39,16 +42,17 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ModelError
+from ..errors import GameError, LimitError, ModelError
 from ..exact.base import spin
 from ..exact.components import component_rtp
+from ..laws.provenance import Method
 from ..model.edits import PayCell, add_one_stop, allowed_on, bump_pay, pay_cells, pay_values, play_reels
 from ..model.game import Game
 from ..round import rtp_breakdown as round_breakdown
@@ -60,6 +64,7 @@ __all__ = [
     "SymbolSensitivity",
     "base_figures",
     "exact_rtp",
+    "float_rtp",
     "pay_sensitivity",
     "play_figures",
     "rtp_breakdown",
@@ -137,17 +142,23 @@ def play_figures(game: Game, reels: str | None = None) -> PlayFigures:
 # --------------------------------------------------------------------------- one more symbol
 @dataclass(frozen=True)
 class SymbolSensitivity:
-    """∂RTP/∂(one more symbol on a reel), exact, as a reels × symbols table.
+    """∂RTP/∂(one more symbol on a reel) as a reels × symbols table, exact where the RTP is.
 
-    ``delta[r][k]`` is the exact change of the RTP when reel ``r + 1`` of reel
+    ``delta[r][k]`` is the change of the RTP when reel ``r + 1`` of reel
     set ``reels`` gets one more ``symbols[k]`` (``None`` where the symbol may
-    not appear).  :meth:`heatmap` gives the arrays a plot needs.
+    not appear): a Fraction when ``method`` is ``"exact"``, a float difference of
+    two RTPs solved in floating point when it is ``"markov"``.  :meth:`heatmap` gives
+    the arrays a plot needs.
     """
 
     reels: str
     symbols: tuple[str, ...]
-    rtp: Fraction
-    delta: tuple[tuple[Fraction | None, ...], ...]
+    rtp: Fraction | float
+    delta: tuple[tuple[Fraction | float | None, ...], ...]
+    method: Method = "exact"
+    undefined: tuple[tuple[int, str, str], ...] = ()
+    """``(reel, symbol, why)`` of the cells left ``None`` because one more stop gives a game the rules do not
+    cover (Warlords: a fourth scatter type in view, with no battle odds for it)."""
 
     def as_array(self) -> FloatArray:
         """The table as floats, in RTP units (``nan`` where not allowed)."""
@@ -160,7 +171,8 @@ class SymbolSensitivity:
             "z": [[None if d is None else 100 * float(d) for d in row] for row in self.delta],
             "x": list(self.symbols),
             "y": [f"reel {r + 1}" for r in range(len(self.delta))],
-            "text": [["" if d is None else f"{d.numerator}/{d.denominator}" for d in row] for row in self.delta],
+            "text": [["" if d is None else f"{d.numerator}/{d.denominator}" if isinstance(d, Fraction) else f"{d:.6g}"
+                      for d in row] for row in self.delta],
             "title": f"ΔRTP (pp) for one more symbol on a reel — reel set {self.reels}",
         }
 
@@ -196,17 +208,38 @@ def symbol_sensitivity(game: Game, reels: str | None = None) -> SymbolSensitivit
     """
     name = game.reel_set(reels).name
     base = play_reels(game, name)
-    rtp0 = exact_rtp(game, base)
+    rtp: Callable[[Game, str], Fraction | float] = exact_rtp
+    method: Method = "exact"
+    try:
+        rtp0: Fraction | float = exact_rtp(game, base)
+    except ModelError:  # a part solved in floating point: the same differences, in floats
+        rtp, method = float_rtp, "markov"
+        rtp0 = float_rtp(game, base)
     rows = []
+    undefined: list[tuple[int, str, str]] = []
     for r in range(game.reel_set(name).n_reels):
-        row: list[Fraction | None] = []
+        row: list[Fraction | float | None] = []
         for s in game.symbol_names:
             if not allowed_on(game, s, r):
                 row.append(None)
                 continue
-            row.append(exact_rtp(add_one_stop(game, name, r, s), base) - rtp0)
+            try:
+                row.append(rtp(add_one_stop(game, name, r, s), base) - rtp0)
+            except (GameError, ModelError) as exc:  # the edited game is outside the rules: no value, and why
+                if isinstance(exc, LimitError):
+                    raise
+                row.append(None)
+                undefined.append((r, s, exc.message))
         rows.append(tuple(row))
-    return SymbolSensitivity(name, game.symbol_names, rtp0, tuple(rows))
+    return SymbolSensitivity(name, game.symbol_names, rtp0, tuple(rows), method, tuple(undefined))
+
+
+def float_rtp(game: Game, reels: str | None = None) -> float:
+    """The RTP of a whole play in floating point (every chain solved in floats), for a game whose RTP is not exact."""
+    parts = round_breakdown(game, reels, precision="float")
+    if "total" in parts:
+        return float(parts["total"])
+    return math.fsum(float(v) for v in parts.values())
 
 
 # --------------------------------------------------------------------------- one more credit
@@ -262,7 +295,7 @@ def pay_sensitivity(game: Game, reels: str | None = None) -> tuple[PaySensitivit
 def sensitivity_text(sym: SymbolSensitivity, pays: Sequence[PaySensitivity] = ()) -> str:
     """The two tables as text: ΔRTP in pp per (reel, symbol), then per pay (exact and marginal)."""
     w = [f"ΔRTP (percentage points) for one more symbol on a reel — reel set {sym.reels}, "
-         f"RTP {100 * float(sym.rtp):.6f}% (add-one-stop)"]
+         f"RTP {100 * float(sym.rtp):.6f}% (add-one-stop) [{sym.method}]"]
     w.append(f"  {'symbol':<12}" + "".join(f"{f'reel {r + 1}':>12}" for r in range(len(sym.delta))))
     for k, name in enumerate(sym.symbols):
         cells = [sym.delta[r][k] for r in range(len(sym.delta))]

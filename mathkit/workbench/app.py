@@ -27,13 +27,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..errors import GameError
+from ..errors import GameError, ModelError
 from ..export.sheet import write_par
 from ..gamefile.io import StyleLostWarning, load_game, save_game
 from ..model.game import Game
-from ..report.par import ParSheet
+from ..report.par import RoundSheet
 from ..report.text import write_atomic
-from . import views
+from . import readings, views
 from .compare import ComparePanel
 from .editors import FeaturePanel, PayPanel, css_name
 from .figures import FigureSet
@@ -45,6 +45,7 @@ from .sessions import SessionPanel
 from .strips import StripPanel
 from .tables import TablesPanel
 from .targets import TargetsPanel
+from .worker import Unavailable
 
 __all__ = ["PANELS", "Workbench", "build_workbench"]
 
@@ -91,7 +92,7 @@ class Workbench:
         self.game, self.path = game, path
         self.saved_game: Game | None = game if path is not None else None
         self.reels = game.default_reels
-        self.par: ParSheet | None = None
+        self.par: RoundSheet | None = None
         self.quick: Quick | None = None
         self.saved_quick: Quick | None = None
         self.saved_sd: dict[str, float] = {}
@@ -311,8 +312,8 @@ class Workbench:
             elif self.saved_quick is None or self.saved_quick.reels != quick.reels or self._saved_stale:
                 self.saved_quick = quick if self.game == self.saved_game else quick_figures(self.saved_game, self.reels)
             self._saved_stale = False
-            self.rtp_exact.value = views.exact_text(quick.rtp)
-            self.breakdown.value = views.breakdown_html(quick.breakdown)
+            self.rtp_exact.value = views.exact_text(quick.rtp, quick.method, quick.error)
+            self.breakdown.value = views.breakdown_html(quick.breakdown, quick.methods)
             self.feature_label.value = views.feature_text(quick.feature_frequency)
             against = "saved" if self.saved_game is not None else "not saved yet"
             before = None if self.saved_quick is None else float(self.saved_quick.rtp)
@@ -339,26 +340,39 @@ class Workbench:
 
     def _show_slow(self, gen: int, step: str, value: Any, seconds: float) -> None:
         for p in self.panels:
-            if step != "error":
-                p.show_slow(step, value)
+            p.show_slow(step, value)
+        missing = isinstance(value, Unavailable)
         if step == "sd":
-            self._show_sd(value.value)
+            if missing:
+                self._sd_missing(views.unavailable_text("sd", value.error))
+            else:
+                self._show_sd(value.value, value.method)
             self.timings["sd"] = time.perf_counter() - self._t_edit
         elif step == "par":
-            self.par, self._par_generation = value, gen
-            self._show_sd(value.sd.value)
-            self.hit_label.value = views.hit_text(value)
-            self.vi_label.value = views.vi_text(value)
+            if missing:
+                self.par = None
+                why = views.unavailable_text("par", value.error)
+                self.hit_label.value = f"hit frequency: not available — {why}"
+                self.vi_label.value = "volatility index: " + (
+                    "see σ" if self.sd is not None else f"not available — {why}")
+                self.figures.unavailable(why)
+            else:
+                self.par, self._par_generation = value, gen
+                sd = readings.sd(value)
+                if sd is not None:
+                    self._show_sd(sd.value, sd.method)
+                elif self.sd is None:
+                    self._sd_missing(readings.missing(value).get("sd", "σ is not available for this game"))
+                self.hit_label.value = views.hit_text(value)
+                self.vi_label.value = views.vi_text(value)
+                self.figures.show(par=value)
             for w in (self.hit_label, self.vi_label):
                 w.remove_class("mk-stale")
-            self.figures.show(par=value)
             self.timings["full"] = time.perf_counter() - self._t_edit
             self._show_done()
         elif step == "sensitivity":
             self.timings["sensitivity"] = time.perf_counter() - self._t_edit
             self._show_done()
-        elif step == "error":
-            self.progress.value = views.failure_html(value)
 
     def _show_done(self) -> None:
         """The progress line once the PAR sheet is shown (and ∂RTP, when it is)."""
@@ -369,14 +383,21 @@ class Workbench:
         self.progress.value = (f"<small style='color:#888'>σ in {t.get('sd', t['full']):.2f} s, "
                                f"distribution in {t['full']:.2f} s{sens}</small>")
 
-    def _show_sd(self, sd: float) -> None:
+    def _show_sd(self, sd: float, method: str | None = None) -> None:
         self.sd = sd
         if self.saved_game is not None and self.game == self.saved_game:
             self.saved_sd.setdefault(self.reels, sd)
-        self.sd_label.value = views.sd_text(sd)
+        self.sd_label.value = views.sd_text(sd, method)
         against = "saved" if self.saved_game is not None else "not saved yet"
         self.delta_sd.value = views.delta_text("σ", sd, self.saved_sd.get(self.reels), percent=False,
                                                against=against if self.reels in self.saved_sd else "σ of the saved file not computed")
+        for w in (self.sd_label, self.delta_sd):
+            w.remove_class("mk-stale")
+
+    def _sd_missing(self, why: str) -> None:
+        self.sd = None
+        self.sd_label.value = f"σ: not available — {why}"
+        self.delta_sd.value = "Δ σ: —"
         for w in (self.sd_label, self.delta_sd):
             w.remove_class("mk-stale")
 
@@ -388,12 +409,14 @@ class Workbench:
         """Wait for the slow figures of the current edit (tests, scripts)."""
         self.scheduler.wait(timeout)
 
-    def current_par(self) -> ParSheet:
+    def current_par(self) -> RoundSheet:
         """The PAR sheet of the current game (computed now if the shown one is out of date)."""
         self.wait()
         if self.par is None or self._par_generation != self.scheduler.generation:
             self.scheduler.run(self.scheduler.generation, self.game, self.reels, inline=True)
-        assert self.par is not None
+        if self.par is None:
+            msg = "the PAR sheet of this edit could not be computed (its reason is shown beside the hit frequency)"
+            raise ModelError(msg)
         return self.par
 
     def close(self) -> None:
@@ -462,7 +485,7 @@ class Workbench:
                 out = write_atomic(folder / f"{self._stem()}_paytable.csv", paytable_csv(self.game))
             else:
                 out = write_par(self.current_par(), folder / f"{self._stem()}_{self.reels}_par.{fmt}")
-        except (OSError, ValueError, ImportError, GameError) as exc:
+        except (OSError, ValueError, ImportError, GameError, ModelError) as exc:
             self.status.value = views.error_html(exc)
             return None
         self.status.value = f"wrote {out}"
@@ -494,7 +517,7 @@ def build_workbench(path_or_game: str | Path | Game | None = None, data_dir: str
     --------
     >>> wb = build_workbench("benchmark_5x3.toml", mode="sync")
     >>> wb.rtp_label.value, wb.sd_label.value
-    ('RTP 96.288391%', 'σ 3.6235 × bet')
+    ('RTP 96.288391%', 'σ 3.6235 × bet [exact]')
     """
     folder = resolve_data_dir(data_dir)
     if isinstance(path_or_game, Game):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,11 +23,13 @@ from ..export.diff import Change, diff_games
 from ..gamefile.io import load_game
 from ..model.edits import play_reels
 from ..model.game import Game
-from ..report.par import ParSheet, build_par
+from ..report.par import RoundSheet
+from . import readings
 from .model import game_files
 from .panel import Panel, button
 from .panel import html as html_widget
-from .views import error_html, pct, table_html
+from .readings import Reading
+from .views import error_html, pct, table_html, unavailable_html
 
 __all__ = ["ComparePanel", "Comparison", "compare_games", "comparison_html"]
 
@@ -37,12 +40,12 @@ class Comparison:
 
     label_a: str
     label_b: str
-    par_a: ParSheet
-    par_b: ParSheet
+    par_a: RoundSheet
+    par_b: RoundSheet
     changes: tuple[Change, ...]
 
     def figures(self) -> list[tuple[str, str, str, str]]:
-        """``(figure, a, b, Δ)`` rows."""
+        """``(figure, a, b, Δ)`` rows; a sampled figure carries its provenance and 99% interval."""
         a, b = self.par_a, self.par_b
         rows = []
         if a.rtp.exact is not None and b.rtp.exact is not None:
@@ -50,19 +53,42 @@ class Comparison:
             rows.append(("RTP", pct(a.rtp.exact, 6), pct(b.rtp.exact, 6), f"{100 * float(d):+.6f} pp (exact {d})"))
         else:
             rows.append(("RTP", pct(a.rtp.value, 6), pct(b.rtp.value, 6), f"{100 * (b.rtp.value - a.rtp.value):+.6f} pp"))
-        rows.append(("σ per bet", f"{a.sd.value:.4f}", f"{b.sd.value:.4f}", f"{b.sd.value - a.sd.value:+.4f}"))
-        rows.append(("hit frequency", pct(a.hit_frequency.value), pct(b.hit_frequency.value),
-                     f"{100 * (b.hit_frequency.value - a.hit_frequency.value):+.4f} pp"))
-        for k, f in a.volatility_index.items():
-            g = b.volatility_index[k]
-            rows.append((f"volatility index {k}", f"{f.value:.4f}", f"{g.value:.4f}", f"{g.value - f.value:+.4f}"))
-        rows.append(("max win × bet", f"{a.max_win.value:,.2f}", f"{b.max_win.value:,.2f}",
-                     f"{b.max_win.value - a.max_win.value:+,.2f}"))
+        rows.append(_row("σ per bet", readings.sd(a), readings.sd(b), False))
+        rows.append(_row("hit frequency", readings.hit_frequency(a), readings.hit_frequency(b), True))
+        vi_a, vi_b = readings.volatility_index(a), readings.volatility_index(b)
+        for k in dict.fromkeys([*vi_a, *vi_b]):
+            rows.append(_row(f"volatility index {k}", vi_a.get(k), vi_b.get(k), False))
+        rows.append(_row("max win × bet", readings.max_win(a), readings.max_win(b), False))
         return rows
+
+
+def _percent(x: float) -> str:
+    return f"{x * 100:.4f}%"
+
+
+def _shown(r: Reading | None, percent: bool) -> str:
+    if r is None:
+        return "not available"
+    fmt: Callable[[float], str] = _percent if percent else "{:,.4f}".format
+    value = "interval" if r.interval else fmt(r.value)
+    return value if r.method == "exact" and r.low is None else f"{value} {r.tag(fmt)}"
+
+
+def _row(label: str, a: Reading | None, b: Reading | None, percent: bool) -> tuple[str, str, str, str]:
+    if a is None or b is None or a.interval or b.interval:
+        delta = "—"
+    else:
+        d = b.value - a.value
+        delta = f"{100 * d:+.4f} pp" if percent else f"{d:+,.4f}"
+        if a.sampled or b.sampled:
+            delta += " (sampled: compare the intervals)"
+    return (label, _shown(a, percent), _shown(b, percent), delta)
 
 
 def compare_games(a: Game, b: Game, reels: str | None = None, labels: tuple[str, str] = ("A", "B")) -> Comparison:
     """Compare ``a`` and ``b`` on reel set ``reels`` (the play from it; default: ``a``'s default set).
+
+    Each PAR sheet is built as ``mathkit par`` builds it (:func:`mathkit.workbench.readings.sheet`).
 
     Examples
     --------
@@ -75,7 +101,7 @@ def compare_games(a: Game, b: Game, reels: str | None = None, labels: tuple[str,
     ([('game', 'declared_rtp', '9/10')], '+0.000000 pp (exact 0)')
     """
     name = play_reels(a, reels)
-    return Comparison(labels[0], labels[1], build_par(a, name), build_par(b, play_reels(b, name)),
+    return Comparison(labels[0], labels[1], readings.sheet(a, name), readings.sheet(b, play_reels(b, name)),
                       diff_games(a, b, figures=False, reels=name).changes)
 
 
@@ -142,8 +168,8 @@ class ComparePanel(Panel):
         def go() -> None:
             try:
                 self.out.value = comparison_html(compare_games(a, b, reels, (str(self.a.value), str(self.b.value))))
-            except Exception as exc:  # a PAR sheet that cannot be built: say so
-                self.out.value = error_html(exc)
+            except Exception as exc:  # a PAR sheet that cannot be built: say why, in words
+                self.out.value = unavailable_html("compare", exc)
         self._thread = threading.Thread(target=go, daemon=True, name="mathkit-workbench-compare")
         self._thread.start()
         if wait:

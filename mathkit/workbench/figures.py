@@ -34,12 +34,12 @@ from plotly.subplots import make_subplots
 
 from .. import plots
 from ..errors import UsageError
-from ..laws.law import WinLaw
-from ..laws.volatility import exceedance_points
 from ..model.game import Game
-from ..report.par import ParSheet, Z
+from ..report.par import RoundSheet, Z
+from . import readings
 from .livefigure import LiveFigure
 from .model import Quick
+from .readings import Reading
 
 __all__ = ["FIGURES", "FigureSet", "Panel", "dashboard"]
 
@@ -107,10 +107,29 @@ def dashboard(panels: Mapping[str, go.Figure]) -> tuple[go.Figure, dict[str, lis
     return fig, index
 
 
+def _range_source(par: RoundSheet) -> Any:
+    """What :func:`mathkit.plots.rtp_range` reads (the RTP and the volatility index) from either kind of sheet."""
+    vi = readings.volatility_index(par) or {k: Reading(0.0, "exact") for k in Z}
+    return SimpleNamespace(rtp=par.rtp, volatility_index=vi)
+
+
+def _curve_figure(par: RoundSheet) -> go.Figure:
+    """The exceedance panel of a sheet: the curve, and its 99% band where part of it is sampled."""
+    c = readings.exceedance(par, CURVE_POINTS)
+    if c is None:
+        return plots.exceedance_band([], [], method="not available")
+    return plots.exceedance_band(c.x, c.p, c.low, c.high, p_no_win=_p_no_win(c), method=c.method)
+
+
+def _p_no_win(c: readings.Curve) -> str:
+    r = c.p_no_win
+    return "interval" if r.interval else f"{r.value:.4f}"
+
+
 def _waiting(rtp: float) -> dict[str, go.Figure]:
     """The distribution and range panels before the PAR sheet: their traces, empty (a rebuild of a figure a
     browser already shows breaks plotly's view, so every trace exists from the start)."""
-    curve = plots.win_distribution(WinLaw.from_counts([0], [1]))
+    curve = plots.exceedance_band([], [])
     spread = plots.rtp_range(cast(Any, SimpleNamespace(rtp=rtp, volatility_index={k: 0.0 for k in Z})))
     for fig in (curve, spread):
         fig.layout.title.text = "… computing"
@@ -186,7 +205,7 @@ class FigureSet:
 
     # ------------------------------------------------------------------ updates
     def show(self, *, quick: Quick | None = None, game: Game | None = None, reels: str | None = None,
-             par: ParSheet | None = None) -> None:
+             par: RoundSheet | None = None) -> None:
         """Update the panels from the results given, as one message to the browser (one redraw).
 
         ``quick`` (with ``game`` and ``reels``) feeds RTP by component and by symbol;
@@ -208,8 +227,7 @@ class FigureSet:
                 if par is None:  # empty panels of the right shape: the PAR sheet then only fills them in place
                     rebuild.update(_waiting(float(quick.rtp)))
         if par is not None and ("distribution" not in self.sources or "range" not in self.sources):
-            rebuild.update(distribution=plots.win_distribution(par.distribution, max_points=CURVE_POINTS),
-                           range=plots.rtp_range(par))
+            rebuild.update(distribution=_curve_figure(par), range=plots.rtp_range(_range_source(par)))
         if rebuild:
             self._rebuild(**rebuild)
         with self.widget.batch_update():
@@ -242,14 +260,27 @@ class FigureSet:
         bar.text = [f"{v:.3%}" for v in values]
         self._title("components", f"RTP by component (total {sum(values):.4%})")
 
-    def _full_data(self, par: ParSheet) -> None:
-        dist = par.distribution
-        (curve,) = self._traces("distribution")
-        curve.x, curve.y = exceedance_points(dist, CURVE_POINTS)
-        self._title("distribution", f"P(win ≥ x × bet) (P(no win) = {float(1 - par.hit_frequency.value):.4f})")
+    def _full_data(self, par: RoundSheet) -> None:
+        c = readings.exceedance(par, CURVE_POINTS)
+        upper, lower, curve = self._traces("distribution")
+        if c is None:
+            why = readings.missing(par).get("distribution", "not available")
+            upper.x = upper.y = lower.x = lower.y = curve.x = curve.y = ()
+            self._title("distribution", f"P(win ≥ x × bet): not available — {why}")
+        else:
+            curve.x, curve.y = c.x, c.p
+            if c.low is not None and c.high is not None:
+                fig = plots.exceedance_band(c.x, c.p, c.low, c.high)
+                upper.x, upper.y = fig.data[0].x, fig.data[0].y
+                lower.x, lower.y = fig.data[1].x, fig.data[1].y
+            else:
+                upper.x = upper.y = lower.x = lower.y = ()
+            shade = ", 99% band shaded" if c.low is not None else ""
+            self._title("distribution", f"P(win ≥ x × bet) [{c.method}{shade}] (P(no win) = {_p_no_win(c)})")
         self._title("range", RANGE_TITLE)
         r = float(par.rtp.value)
-        bands = plots.rtp_range_bands(r, par.volatility_index)
+        vi = readings.volatility_index(par)
+        bands = plots.rtp_range_bands(r, vi or {k: 0.0 for k in Z})
         ys: list[list[float]] = []
         for level in sorted(bands, key=lambda k: -float(k.rstrip("%"))):
             lo, hi = bands[level]
@@ -257,5 +288,17 @@ class FigureSet:
         ys.append([r] * len(plots.RANGE_N))
         for trace, y in zip(self._traces("range"), ys, strict=True):
             trace.y = y
+        if not vi:
+            self._title("range", f"{RANGE_TITLE}: not available — σ is not available")
         axis = str(self._traces("range")[0].yaxis)  # "y5" -> layout.yaxis5
         self.widget.layout["yaxis" + axis[1:]].range = [max(0.0, r - 0.5), r + 0.5]
+
+    def unavailable(self, why: str) -> None:
+        """The PAR sheet of the current edit could not be computed: the distribution and range panels say why."""
+        if "distribution" not in self.index:
+            return
+        with self.widget.batch_update():
+            for t in self._traces("distribution"):
+                t.x = t.y = ()
+            self._title("distribution", f"P(win ≥ x × bet): not available — {why}")
+            self._title("range", f"{RANGE_TITLE}: not available")

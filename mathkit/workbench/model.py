@@ -208,12 +208,24 @@ def analysis_reels(game: Game, reels: str) -> str:
 
 @dataclass(frozen=True)
 class Quick:
-    """The figures that are cheap to get: exact RTP, its breakdown, feature frequency."""
+    """The figures that are cheap to get: exact RTP, its breakdown, feature frequency.
+
+    ``methods`` is each component's provenance (``exact``, ``markov``); ``error`` bounds how far the
+    RTP (the sum of the breakdown) may be from the true one, per unit of total bet: 0 when every
+    component is exact, the bound on a cap's effect when a tail bound settles it (Warlords).
+    """
 
     reels: str
     base: ComponentRTP
     breakdown: dict[str, Fraction | float]
     feature_frequency: Fraction | None
+    methods: dict[str, str] = dataclasses.field(default_factory=dict)
+    error: float = 0.0
+
+    @property
+    def method(self) -> str:
+        """``exact`` when every component is, else ``markov``."""
+        return "exact" if all(m == "exact" for m in self.methods.values()) else "markov"
 
     @property
     def rtp(self) -> Fraction | float:
@@ -249,7 +261,9 @@ def quick_figures(game: Game, reels: str | None = None) -> Quick:
     freq: Fraction | None = None
     if game.features_of("sequence"):
         freq = sum((Fraction(br.p) for key, br in a.base.branches.items() if key), Fraction(0))
-    return Quick(name, base, a.breakdown(), freq)
+    out = a.outcome
+    methods = {k: str(out.method_of(k)) for k in out.components}
+    return Quick(name, base, a.breakdown(), freq, methods, float(out.error) / a.total_bet)
 
 
 def full_figures(game: Game, reels: str | None = None) -> ParSheet:

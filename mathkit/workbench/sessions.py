@@ -23,8 +23,9 @@ from plotly.subplots import make_subplots
 from .. import plots
 from ..errors import MathkitError
 from ..model.game import Game
-from ..report.par import ParSheet
+from ..report.par import ParSheet, RoundSheet
 from ..sessions import SessionLaw, bankroll_table, from_par, gamble_options, solve, strategy, table_rows
+from . import readings
 from .livefigure import LiveFigure
 from .panel import Host, Panel
 from .views import sync_figure
@@ -119,6 +120,7 @@ class SessionPanel(Panel):
         self.table: list[SessionLaw] = []
         self._game: Game | None = None
         self._par: ParSheet | None = None
+        self._why: str | None = None
         self.button.on_click(lambda _b: self.compute())
         for w in (self.bankroll, self.spins, self.stop_win, self.big_win, self.gamble):
             w.observe(lambda _ch: self._changed(), "value")
@@ -130,9 +132,29 @@ class SessionPanel(Panel):
         self.widget = self.box
 
     def show_slow(self, step: str, value: Any) -> None:
-        """The PAR sheet of the current edit (``step == "par"``) is what sessions are solved from."""
-        if step == "par" and isinstance(value, ParSheet):
+        """The PAR sheet of the current edit (``step == "par"``) is what sessions are solved from.
+
+        A sheet without the whole play's exact distribution (part of it sampled, or none) says why instead.
+        """
+        if step != "par":
+            return
+        if isinstance(value, ParSheet):
+            self._why = None
             self.show(self.host.game, value)
+            return
+        self._game, self._par = self.host.game, None
+        if isinstance(value, RoundSheet) and readings.route_names(value):
+            why = (f"part of this game's round is sampled ({', '.join(readings.route_names(value))}), so the whole "
+                   "play's distribution is not exact")
+        elif isinstance(value, RoundSheet):
+            why = readings.missing(value).get("distribution", "the whole play's distribution is not available")
+        else:
+            why = "the PAR sheet of this edit could not be computed"
+        self._why = (f"<small class='mk-unavailable'>Sessions are solved exactly from the whole play's "
+                     f"distribution: not available here — {html.escape(why)}.</small>")
+        self.status.value = self._why
+        if self.law is not None:
+            self.results.add_class("mk-stale")
 
     def show(self, game: Game, par: ParSheet) -> None:
         """A new PAR sheet (after an edit, or another game): compute when live, else mark the results stale."""
@@ -155,7 +177,7 @@ class SessionPanel(Panel):
     def compute(self) -> SessionLaw | None:
         """Solve the sessions for the current PAR sheet and parameters; show them (``None``: nothing to solve)."""
         if self._par is None or self._game is None:
-            self.status.value = "<small>waiting for the PAR sheet …</small>"
+            self.status.value = self._why or "<small>waiting for the PAR sheet …</small>"
             return None
         par, game = self._par, self._game
         try:

@@ -23,11 +23,13 @@ import ipywidgets as widgets
 
 from ..model.edits import at_bet, with_targets
 from ..model.game import Game
+from . import readings
 from .model import quick_figures
 from .panel import Panel, button
 from .panel import html as html_widget
 from .tuning import Proposal, propose
 from .views import error_html, pct, table_html
+from .worker import Unavailable
 
 __all__ = ["Row", "TargetsPanel", "coin_rtps", "target_rows", "targets_html", "warnings_for"]
 
@@ -188,10 +190,14 @@ class TargetsPanel(Panel):
         self._draw()
 
     def show_slow(self, step: str, value: Any) -> None:
+        if isinstance(value, Unavailable):
+            return
         if step == "sd":
             self.sd = value.value
         elif step == "par":
-            self.sd, self.hf = value.sd.value, value.hit_frequency.value
+            sd, hf = readings.sd(value), readings.hit_frequency(value)
+            self.sd = None if sd is None else sd.value
+            self.hf = None if hf is None else hf.value
         self._draw()
 
     def _draw(self) -> None:

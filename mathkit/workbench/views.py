@@ -8,14 +8,16 @@ without widgets; :func:`sync_figure` copies a plotly figure into a
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ..errors import GameError
+from ..errors import GameError, MathkitError
 from ..model.game import Game
-from ..report.par import ParSheet
+from ..report.par import RoundSheet
 from ..report.text import one_in
+from . import readings
 
 __all__ = [
     "breakdown_html",
@@ -23,8 +25,8 @@ __all__ = [
     "delta_text",
     "error_html",
     "exact_text",
-    "failure_html",
     "feature_text",
+    "fraction_html",
     "hit_text",
     "pct",
     "positions_text",
@@ -32,6 +34,8 @@ __all__ = [
     "sd_text",
     "sync_figure",
     "table_html",
+    "unavailable_html",
+    "unavailable_text",
     "vi_text",
 ]
 
@@ -52,24 +56,85 @@ def rtp_text(rtp: Fraction | float) -> str:
     return f"RTP {pct(rtp, 6)}"
 
 
-def exact_text(rtp: Fraction | float) -> str:
-    """The exact RTP as a reduced fraction (a figure that is not exact says so).
+#: a fraction longer than this (numerator and denominator digits) reads as a decimal, the fraction one click away
+LONG_FRACTION = 40
+#: a breakdown's fraction longer than this is one click away (the percentage beside it is the value)
+SHORT_FRACTION = 12
+#: decimals shown of a long exact value
+DECIMALS = 20
+
+
+def _decimal(x: Fraction, digits: int = DECIMALS) -> str:
+    """``x`` truncated to ``digits`` decimals, with an ellipsis (the value is exact, the decimals are not all)."""
+    scaled = abs(x.numerator) * 10**digits // x.denominator
+    whole, frac = divmod(scaled, 10**digits)
+    return f"{'-' if x < 0 else ''}{whole}.{frac:0{digits}d}…"
+
+
+def fraction_html(x: Fraction, *, prefix: str = "") -> str:
+    """An exact value: the fraction when short, else its decimals with the fraction one click away (``<details>``).
+
+    Examples
+    --------
+    >>> fraction_html(Fraction(3, 4))
+    '3/4'
+    >>> fraction_html(Fraction(1, 3**90)).startswith("<details class='mk-fraction'><summary>0.00000000000000000000…")
+    True
+    """
+    text = f"{x.numerator}/{x.denominator}"
+    if len(text) <= LONG_FRACTION:
+        return f"{prefix}{text}"
+    digits = len(str(abs(x.numerator))) + len(str(x.denominator))
+    return (f"<details class='mk-fraction'><summary>{prefix}{_decimal(x)} <small style='color:#888'>({digits} digits: "
+            f"click for the fraction)</small></summary><code style='word-break:break-all;white-space:normal;"
+            f"font-size:11px'>{text}</code></details>")
+
+
+def exact_text(rtp: Fraction | float, method: str | None = None, error: float = 0.0) -> str:
+    """The RTP's exact value and provenance: a reduced fraction (a long one as decimals, the fraction a click away).
+
+    A markov RTP says so: a float (a chain solved in floating point), or a fraction whose part settled by a
+    bound (a cap's effect) is known within ``error``, shown with the decimals that are certain.
 
     Examples
     --------
     >>> exact_text(Fraction(30, 40)), exact_text(0.75)
-    ('exact 3/4', 'not exact (needs the win distribution)')
+    ('exact 3/4', 'markov: a feature is solved in floating point, so the RTP is not an exact fraction')
+    >>> exact_text(Fraction(1, 3), "markov", 1e-12)
+    'markov 0.333333333333… (certain to 12 decimals: a bounded part, within 1e-12, is not computed exactly)'
     """
     if not isinstance(rtp, Fraction):
-        return "not exact (needs the win distribution)"
-    return f"exact {rtp.numerator}/{rtp.denominator}"
+        return "markov: a feature is solved in floating point, so the RTP is not an exact fraction"
+    if method in (None, "exact") and not error:
+        return fraction_html(rtp, prefix="exact ")
+    keep = max(0, min(DECIMALS, int(-math.log10(error)))) if error > 0 else DECIMALS
+    shown = _decimal(rtp, keep)
+    why = f"certain to {keep} decimals: a bounded part, within {error:.2g}, is not computed exactly"
+    text = f"{rtp.numerator}/{rtp.denominator}"
+    if len(text) <= LONG_FRACTION:
+        return f"markov {shown} ({why})"
+    return (f"<details class='mk-fraction'><summary>markov {shown} <small style='color:#888'>({why}; click for the "
+            f"exact fraction without it)</small></summary><code style='word-break:break-all;white-space:normal;"
+            f"font-size:11px'>{text}</code></details>")
 
 
-def breakdown_html(breakdown: Mapping[str, Fraction | float]) -> str:
-    """The RTP breakdown as an HTML table: component, percent, exact fraction (when exact)."""
-    rows = "".join(f"<tr><td>{html.escape(k)}</td><td style='text-align:right'>{pct(v)}</td>"
-                   f"<td style='color:#666;font-size:85%'>"
-                   f"{f'{v.numerator}/{v.denominator}' if isinstance(v, Fraction) else 'markov'}</td></tr>"
+def breakdown_html(breakdown: Mapping[str, Fraction | float], methods: Mapping[str, str] | None = None) -> str:
+    """The RTP breakdown as an HTML table: component, percent, provenance (the exact fraction when short).
+
+    A component's name never wraps; a fraction longer than :data:`SHORT_FRACTION` is a click away;
+    a component whose provenance (``methods``) is not exact says so, whatever its value's type.
+    """
+    def how(k: str, v: Fraction | float) -> str:
+        if not isinstance(v, Fraction) or (methods or {}).get(k, "exact") != "exact":
+            return "markov"
+        text = f"{v.numerator}/{v.denominator}"
+        if len(text) <= SHORT_FRACTION:
+            return f"exact {text}"
+        return (f"<details class='mk-fraction'><summary>exact</summary><code style='word-break:break-all;"
+                f"white-space:normal;font-size:11px'>{text}</code></details>")
+    rows = "".join(f"<tr><td style='white-space:nowrap'>{html.escape(k)}</td>"
+                   f"<td style='text-align:right;white-space:nowrap'>{pct(v)}</td>"
+                   f"<td style='color:#666;font-size:85%;max-width:16em;overflow-wrap:anywhere'>{how(k, v)}</td></tr>"
                    for k, v in breakdown.items())
     return f"<table class='mk-breakdown-table'>{rows}</table>"
 
@@ -81,18 +146,37 @@ def feature_text(freq: Fraction | None) -> str:
     return f"feature frequency {pct(freq)} ({one_in(freq)})"
 
 
-def sd_text(sd: float) -> str:
-    """The σ label (per total bet of a whole play)."""
-    return f"σ {sd:.4f} × bet"
+def sd_text(sd: float, method: str | None = None) -> str:
+    """The σ label (per total bet of a whole play), with its provenance.
+
+    Examples
+    --------
+    >>> sd_text(2.5, "exact"), sd_text(2.5)
+    ('σ 2.5000 × bet [exact]', 'σ 2.5000 × bet')
+    """
+    return f"σ {sd:.4f} × bet" + (f" [{method}]" if method else "")
 
 
-def hit_text(par: ParSheet) -> str:
-    return f"hit frequency {pct(par.hit_frequency.value)} ({one_in(par.hit_frequency.value)})"
+def _pct_fmt(x: float) -> str:
+    return f"{x * 100:.4f}%"
 
 
-def vi_text(par: ParSheet) -> str:
-    parts = " · ".join(f"{k} {f.value:.3f}" for k, f in par.volatility_index.items())
-    return f"volatility index {parts}"
+def hit_text(par: RoundSheet) -> str:
+    """The hit frequency per whole play, 1 in N, its provenance and (sampled) 99% interval; or why it is missing."""
+    r = readings.hit_frequency(par)
+    if r is None:
+        return f"hit frequency: not available — {readings.missing(par).get('distribution', '')}".rstrip(" —")
+    shown = "interval" if r.interval else f"{pct(r.value)} ({one_in(r.value)})"
+    return f"hit frequency {shown} {r.tag(_pct_fmt)}"
+
+
+def vi_text(par: RoundSheet) -> str:
+    """The volatility index at 90/95/99%, with its provenance; or why it is missing."""
+    vi = readings.volatility_index(par)
+    if not vi:
+        return f"volatility index: not available — {readings.missing(par).get('sd', '')}".rstrip(" —")
+    parts = " · ".join(f"{k} {f.value:.3f}" for k, f in vi.items())
+    return f"volatility index {parts} [{next(iter(vi.values())).method}]"
 
 
 def delta_text(what: str, now: float, before: float | None, *, percent: bool, against: str = "saved") -> str:
@@ -165,12 +249,29 @@ def table_html(head: tuple[str, ...], body: str, cls: str, caption: str = "") ->
     return f"<table class='mk-table {cls}'>{cap}<tr>{heads}</tr>{body}</table>"
 
 
-def failure_html(exc: Exception) -> str:
-    """A slow figure that could not be computed (the edit itself is valid and kept)."""
-    notes = " ".join(getattr(exc, "__notes__", ()))
-    return (f"<div style='color:#a00;background:#fff0f0;border:1px solid #e99;padding:4px 8px'>⚠ {html.escape(notes)}: "
-            f"{html.escape(f'{type(exc).__name__}: {exc}')} — the RTP above is exact; σ and the distribution are not "
-            f"shown for this game</div>")
+def unavailable_text(step: str, exc: BaseException) -> str:
+    """Why a slow figure could not be computed, in a designer's words (never an exception's type or a function name).
+
+    Examples
+    --------
+    >>> from mathkit.errors import LimitError
+    >>> unavailable_text("par", LimitError("needs 9 GB; raise MATHKIT_MAX_MEMORY or simulate"))
+    'the hit frequency, distribution and win bands could not be computed: needs 9 GB; raise MATHKIT_MAX_MEMORY or simulate'
+    >>> unavailable_text("sensitivity", KeyError("x"))
+    '∂RTP could not be computed: an internal error in mathkit (please report it with the game file); the other figures are not affected'
+    """
+    what = {"sd": "σ", "par": "the hit frequency, distribution and win bands", "sensitivity": "∂RTP",
+            "compare": "the comparison"}.get(step, step)
+    if isinstance(exc, MathkitError):
+        why = exc.message + (f" ({exc.fix})" if exc.fix else "")
+    else:
+        why = "an internal error in mathkit (please report it with the game file); the other figures are not affected"
+    return f"{what} could not be computed: {why}"
+
+
+def unavailable_html(step: str, exc: BaseException) -> str:
+    """:func:`unavailable_text` in the workbench's muted warning style."""
+    return f"<span class='mk-unavailable' style='color:#8a1c00'>⚠ {html.escape(unavailable_text(step, exc))}</span>"
 
 
 def error_html(exc: GameError | Exception) -> str:
@@ -179,8 +280,12 @@ def error_html(exc: GameError | Exception) -> str:
         field = f"<b>{html.escape(exc.field)}</b>: " if exc.field else ""
         fix = f"<br><i>fix:</i> {html.escape(exc.fix)}" if exc.fix else ""
         text = f"{field}{html.escape(exc.message)}{fix}"
+    elif isinstance(exc, MathkitError):
+        text = html.escape(exc.message + (f" (fix: {exc.fix})" if exc.fix else ""))
+    elif isinstance(exc, OSError):
+        text = html.escape(str(exc))
     else:
-        text = html.escape(f"{type(exc).__name__}: {exc}")
+        text = "an internal error in mathkit (please report it with the game file)"
     return (f"<div style='color:#a00;background:#fff0f0;border:1px solid #e99;padding:4px 8px'>"
             f"⚠ invalid edit, last valid game kept — {text}</div>")
 

@@ -3,8 +3,14 @@
 :func:`compute` is the work itself, in three steps each handed over as soon as
 it is done: ``"sd"`` (σ from the round's exact moments: about 0.03 s CPU for
 Dynasty), ``"par"`` (the PAR sheet with the whole win distribution: σ, hit
-frequency, the plots; about 0.1 s CPU) and ``"sensitivity"`` (exact ∂RTP per
-symbol per reel, a table on its own tab: last, so it does not delay the sheet).
+frequency, the plots; about 0.1 s CPU; built as ``mathkit par`` builds it,
+:func:`mathkit.workbench.readings.sheet`, so a game whose distribution is partly
+sampled — Warlords — gets its mixed figures with their intervals, 25–40 s CPU) and
+``"sensitivity"`` (∂RTP per symbol per reel, exact where the RTP is, a table on its
+own tab: last, so it does not delay the sheet).
+
+A step that fails sends :class:`Unavailable` in its place (the step, the error) and
+the next step still runs: one figure that cannot be computed leaves the others.
 
 Why a process.  The kernel that drives the widgets also has to read the next
 edit; a computation in a thread of that kernel holds the interpreter lock (the
@@ -27,16 +33,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, cast
 
+from ..errors import ModelError
 from ..laws.provenance import Method
 from ..model.edits import play_reels
 from ..model.game import Game
-from ..report.par import build_par
+from ..report.par import RoundSheet, sheet_level
 from ..report.sensitivity import symbol_sensitivity
 from ..round import analyse
+from .readings import missing, sheet
+from .readings import sd as sheet_sd
 
-__all__ = ["STEPS", "ProcessRunner", "Sd", "compute"]
+__all__ = ["STEPS", "ProcessRunner", "Sd", "Unavailable", "compute"]
 
 #: the steps of :func:`compute`, in order
 STEPS = ("sd", "par", "sensitivity")
@@ -51,13 +60,24 @@ class Sd:
     method: Method
 
 
-def sd_figure(game: Game, reels: str) -> Sd:
-    """σ per total bet of a play from reel set ``reels`` (the round at the moments level)."""
+@dataclass(frozen=True)
+class Unavailable:
+    """A step's figures that could not be computed: the step and the error (the widgets say why in words)."""
+
+    step: str
+    error: Exception
+
+
+def sd_figure(game: Game, reels: str) -> Sd | RoundSheet:
+    """σ per total bet of a play from reel set ``reels`` (the round at the moments level).
+
+    A round whose σ needs the distribution (a cap the moments cannot settle) gets its PAR sheet
+    instead, which has σ: the caller then has the sheet too.
+    """
     a = analyse(game, reels, level="moments")
     out = a.outcome
     if out.m2 is None:  # a transform (a cap) needs the distribution: the PAR sheet has σ then
-        par = build_par(game, reels)
-        return Sd(par.sd.value, par.sd.method)
+        return sheet(game, reels)
     var = out.m2 - out.mean * out.mean
     return Sd(math.sqrt(max(float(var), 0.0)) / a.total_bet, out.method)
 
@@ -65,20 +85,40 @@ def sd_figure(game: Game, reels: str) -> Sd:
 def compute(game: Game, reels: str, send: Callable[[str, Any, float], None]) -> None:
     """The slow figures of ``game`` edited on reel set ``reels``; ``send(step, value, seconds)`` after each step.
 
-    A step that fails sends ``("error", exception, seconds)`` and ends the computation.
+    A step that fails sends :class:`Unavailable` as its value, and the next step runs.
     """
     play = play_reels(game, reels)
     t0 = time.perf_counter()
-    step = STEPS[0]
+    par: RoundSheet | None = None
+    refused: Exception | None = None  # the sheet, tried for σ, failed: the sheet step says so without a second try
+    one_analysis = sheet_level(game) == "moments"
+    # a round whose blocks give its moments, not its distribution (Warlords): the sheet analyses the round to its
+    # moments anyway (σ from them) and mixes in the sampled parts, so one analysis gives σ and the sheet, where
+    # σ first and then the sheet cost two (Warlords: every figure in about half the time)
+    sd: Sd | Unavailable
     try:
-        send("sd", sd_figure(game, play), time.perf_counter() - t0)
-        step = "par"
-        send("par", build_par(game, play), time.perf_counter() - t0)
-        step = "sensitivity"
+        got = sheet(game, play) if one_analysis else sd_figure(game, play)
+        if isinstance(got, RoundSheet):
+            par = got
+            s = sheet_sd(got)
+            why = ModelError(missing(got).get("sd", "σ is not available for this game"))
+            sd = Unavailable("sd", why) if s is None else Sd(s.value, cast(Method, s.method))
+        else:
+            sd = got
+    except Exception as exc:  # a feature model that cannot be solved: say which figure, keep the others
+        sd = Unavailable("sd", exc)
+        refused = exc if one_analysis else None
+    send("sd", sd, time.perf_counter() - t0)
+    try:
+        if refused is not None:
+            raise refused
+        send("par", par if par is not None else sheet(game, play), time.perf_counter() - t0)
+    except Exception as exc:
+        send("par", Unavailable("par", exc), time.perf_counter() - t0)
+    try:
         send("sensitivity", symbol_sensitivity(game, reels), time.perf_counter() - t0)
-    except Exception as exc:  # a feature model that cannot be solved: say which step, keep the UI alive
-        exc.add_note(f"while computing {step}")
-        send("error", exc, time.perf_counter() - t0)
+    except Exception as exc:
+        send("sensitivity", Unavailable("sensitivity", exc), time.perf_counter() - t0)
 
 
 def _serve(conn: Connection) -> None:
@@ -94,7 +134,7 @@ def _serve(conn: Connection) -> None:
                 data = pickle.dumps((gen, step, value, seconds))
             except (pickle.PicklingError, AttributeError, TypeError) as exc:  # a result the kernel cannot receive
                 msg = f"the worker cannot send the {step} result to the kernel: {exc}"
-                data = pickle.dumps((gen, "error", RuntimeError(msg), seconds))
+                data = pickle.dumps((gen, step, Unavailable(step, RuntimeError(msg)), seconds))
             conn.send_bytes(data)
 
         compute(game, reels, send)
