@@ -49,14 +49,18 @@ class Ticker:
         if self._stop.wait(self.after):
             return
         while not self._stop.is_set():
-            with self._lock:
-                if self._stop.is_set():
-                    return
-                what = f": {self.what}" if self.what else ""
-                self.stream.write(f"\r\x1b[K⋯ mathkit {self.command}{what} · {time.monotonic() - self._t0:.0f} s")
-                self.stream.flush()
-                self.shown = True
+            self.draw()
             self._stop.wait(_EVERY)
+
+    def draw(self) -> None:
+        """Write the line now (once :attr:`after` seconds have passed and until the ticker stops)."""
+        with self._lock:
+            if self._stop.is_set() or time.monotonic() - self._t0 < self.after:
+                return
+            what = f": {self.what}" if self.what else ""
+            self.stream.write(f"\r\x1b[K⋯ mathkit {self.command}{what} · {time.monotonic() - self._t0:.0f} s")
+            self.stream.flush()
+            self.shown = True
 
     def stop(self) -> None:
         """Erase the line (if shown) and stop."""
@@ -115,3 +119,4 @@ def phase(what: str) -> None:
     """Name the stage the running command is in (shown on its progress line, if any)."""
     for t in _CURRENT:
         t.what = what
+        t.draw()  # the new stage shows at once, not at the next tick
