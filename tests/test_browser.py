@@ -134,19 +134,25 @@ def voila_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for name, game in VOILA_NOTEBOOKS.items():
         workbench_notebook(folder, name, game, games)
     assert len(notebooks_from_sources(folder)) == len(VOILA_NOTEBOOKS)
-    port = free_port()
-    log = folder / "voila.log"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-           "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))}
-    cmd = [sys.executable, "-m", "voila", str(folder), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--show_tracebacks=True"]
-    with log.open("wb") as fh:
-        proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=fh, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, proc, log)
+    with voila(folder, folder, "--show_tracebacks=True") as (port, _proc, _log):
         url = f"http://127.0.0.1:{port}/voila/render/"
         _GAMES[url] = str(games)
         yield url
+
+
+@contextlib.contextmanager
+def voila(target: Path, cwd: Path, *flags: str) -> Iterator[tuple[int, subprocess.Popen[bytes], Path]]:
+    """Voilà serving ``target`` (a folder or a notebook) on a free port of 127.0.0.1 until the block ends:
+    ``(port, process, log)``."""
+    port, log = free_port(), cwd / "voila.log"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+           "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))}
+    cmd = [sys.executable, "-m", "voila", str(target), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", *flags]
+    with log.open("wb") as fh:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, proc, log)
+        yield port, proc, log
     finally:
         proc.terminate()
         try:
@@ -427,15 +433,7 @@ def test_voila_culls_a_closed_pages_kernel_and_its_workers(tmp_path: Path, page:
     shutil.copytree(ROOT / "data" / "games", games)
     workbench_notebook(tmp_path, "bench", "benchmark_5x3.toml", games)
     notebooks_from_sources(tmp_path)
-    port, log = free_port(), tmp_path / "voila.log"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-           "NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))}
-    with log.open("wb") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "voila", str(tmp_path / "bench.ipynb"), "--no-browser",
-                                 f"--port={port}", "--Voila.ip=127.0.0.1", *cull], cwd=tmp_path, env=env, stdout=fh,
-                                stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, proc, log)
+    with voila(tmp_path / "bench.ipynb", tmp_path, *cull) as (port, proc, log):
         rtp = pct6(component_rtp(load_game(games / "benchmark_5x3.toml")).rtp())
         busy = []
         for _ in range(2):
@@ -451,13 +449,6 @@ def test_voila_culls_a_closed_pages_kernel_and_its_workers(tmp_path: Path, page:
         assert not left, f"still running after the idle limit: {left}\n{log.read_text()[-2000:]}"
         assert "Culling 'idle' kernel" in log.read_text()
         print(f"\nVoilà culling: {busy} processes under Voilà during the visits, 0 after the idle limit")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_voila_workbench_round_trip(voila_url: str, page: Any) -> None:

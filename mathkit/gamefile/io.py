@@ -35,7 +35,7 @@ from ..model.game import Game, PayEntry, Targets
 from ..model.tuning import tuning_to_dict
 from ..model.validate import validate_game
 from .parse import game_from_dict
-from .tomltext import parse_toml
+from .tomltext import comment_start, parse_toml
 
 __all__ = ["StyleLostWarning", "dump_game", "dumps_like", "game_from_dict", "game_to_dict", "load_game", "loads_game",
            "save_game", "write_atomic"]
@@ -221,20 +221,6 @@ def dump_game(game: Game) -> str:
 _PERCENT = re.compile(r"(?<![\d.])(\d{1,3}(?:\.(\d+))?)(\s?)%")
 
 
-def _comment_start(line: str) -> int | None:
-    """Where the comment of a TOML line starts (a ``#`` outside strings), or ``None``."""
-    quote = ""
-    for i, ch in enumerate(line):
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#":
-            return i
-    return None
-
-
 def restate_rtp(text: str, old: Fraction | None, new: Fraction | None) -> str:
     """``text`` with every percentage in its comments that states the ``old`` declared RTP restated as ``new``.
 
@@ -259,7 +245,7 @@ def restate_rtp(text: str, old: Fraction | None, new: Fraction | None) -> str:
 
     lines = text.splitlines(keepends=True)
     for k, line in enumerate(lines):
-        at = _comment_start(line)
+        at = comment_start(line)
         if at is not None:
             lines[k] = line[:at] + _PERCENT.sub(swap, line[at:])
     return "".join(lines)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,19 +37,39 @@ def _dotted(text: str) -> str:
     return ".".join(p.strip("\"'") for p in _PART.findall(text))
 
 
-def _depth(line: str, depth: int) -> tuple[int, int]:
-    """The bracket depth after ``line``, and the deepest reached in it (strings and comments skipped, roughly)."""
+def code_chars(line: str) -> Iterator[tuple[int, str]]:
+    """``(index, character)`` of a TOML line outside its strings (their quotes left out), up to its comment's ``#``."""
     quote = ""
-    deepest = depth
-    for ch in line:
+    for i, ch in enumerate(line):
         if quote:
             if ch == quote:
                 quote = ""
         elif ch in "\"'":
             quote = ch
-        elif ch == "#":
+        else:
+            yield i, ch
+            if ch == "#":
+                return
+
+
+def comment_start(line: str) -> int | None:
+    """Where the comment of a TOML line starts (a ``#`` outside strings), or ``None``.
+
+    Examples
+    --------
+    >>> comment_start('name = "A # B"  # a comment'), comment_start("x = 1")
+    (16, None)
+    """
+    return next((i for i, ch in code_chars(line) if ch == "#"), None)
+
+
+def _depth(line: str, depth: int) -> tuple[int, int]:
+    """The bracket depth after ``line``, and the deepest reached in it (strings and comments skipped, roughly)."""
+    deepest = depth
+    for _, ch in code_chars(line):
+        if ch == "#":
             break
-        elif ch in "[{":
+        if ch in "[{":
             depth += 1
             deepest = max(deepest, depth)
         elif ch in "]}":
