@@ -348,7 +348,7 @@ def _summary(results: list[dict[str, Any]], seed: int, seconds: float) -> dict[s
             "memory": sum(r["outcome"] == "FAIL: memory" for r in mine),
             "invalid_json": sum(r["outcome"] == "FAIL: invalid JSON" for r in mine),
             "cpu": sum(r.get("cpu", 0.0) for r in mine),
-            "slowest": [(r["case"], round(r["cpu"], 2)) for r in sorted(mine, key=lambda r: -r.get("cpu", 0))[:3]],
+            "slowest": [(r["case"], round(r.get("cpu", 0.0), 2)) for r in sorted(mine, key=lambda r: -r.get("cpu", 0))[:3]],
         }
     fails = [r for r in results if r["outcome"].startswith("FAIL")]
     return {"count": len(results), "seed": seed, "seconds": seconds, "families": by, "failures": fails,

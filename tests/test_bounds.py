@@ -292,3 +292,23 @@ def test_a_growing_free_games_distribution_past_the_work_limit_is_refused(tmp_pa
         analyse(load_game(tmp_path / "p.toml"), level="distribution")
     assert "the growing free games' win distribution needs about 1.11e+09 steps" in str(info.value)
     assert "free_games" in str(info.value)
+
+
+def test_an_overlay_with_too_many_placements_is_refused_before_listing_them(tmp_path: Path) -> None:
+    # fuzz case warlords:170: the overlay reels drawn 30 rows high. The Priestess Arrow overlay puts 4 wilds on any
+    # cells of 5 reels × 30 rows: C(150, 4) = 150·149·148·147/24 = 20,260,275 placements (plus those of its other counts), each listed as
+    # a tuple — the worker reached 4 GiB. They are now counted first and refused by the memory limit, naming the
+    # overlay; Warlords as shipped (3 rows: a few thousand placements) is analysed in every Warlords test.
+    import math
+
+    from mathkit.round import analyse
+
+    src = (Path(__file__).resolve().parents[1] / "data" / "games" / "warlords.toml").read_text(encoding="utf-8")
+    head, rest = src.split("[reels.overlay]", 1)
+    (tmp_path / "w.toml").write_text(head + "[reels.overlay]" + rest.replace("rows = 3", "rows = 30", 1),
+                                     encoding="utf-8")
+    assert math.comb(150, 4) == 20_260_275
+    with pytest.raises(LimitError) as info:
+        analyse(load_game(tmp_path / "w.toml"), level="mean")
+    assert "the Priestess Arrow overlay's" in str(info.value) and "placements of its wilds on 150 cells" in str(info.value)
+    assert info.value.field == "overlay_wilds.types"

@@ -42,6 +42,7 @@ from typing import Any, ClassVar, Literal, Self
 from ..errors import GameError
 from ..laws.provenance import FeatureSection, Figure
 from ..laws.stage import Level, Overlay, Spin, SpinModel
+from ..model.bounds import check_cost
 from ..model.fields import array, check_keys, count_key, fraction, integer, string
 from ..model.game import Game, Role
 from ..play.vocabulary import Const, Force, Law, Pick, Random, Stake, Value, Variant, Variants
@@ -143,6 +144,11 @@ class OverlayType:
             return tuple(out), (1,) * len(out)
         cells = [(r, k) for r in reels for k in range(rows[r])]
         kept = [(k, w) for k, w in self.counts if w]
+        # every placement is listed (a tuple of k cells each): refused in time when they are too many to hold
+        n = sum(math.comb(len(cells), k) for k, _ in kept)
+        check_cost(f"the {self.name} overlay's {n:,} placements of its wilds on {len(cells)} cells",
+                   memory=n * (120 + 80 * max((k for k, _ in kept), default=0)), field="overlay_wilds.types",
+                   fix="fewer wilds per overlay, or fewer rows or reels under it")
         scale = math.lcm(*(math.comb(len(cells), k) for k, _ in kept))
         placements: list[Cells] = []
         weights: list[int] = []
