@@ -112,7 +112,7 @@ def test_two_processes_writing_at_once_leave_whole_entries(on: Path) -> None:
         p.join(120)
         assert p.exitcode == 0
     entries = sorted(on.glob("*.json"))
-    assert len(entries) == 5 and not list(on.glob(".tmp-*"))  # no temporaries left behind
+    assert len(entries) == 5 and not list(on.glob(".*.tmp"))  # no temporaries left behind
     for e in entries:
         v = json.loads(e.read_text(encoding="utf-8"))["value"]
         assert v["pad"] == "x" * 2000  # whole, never torn

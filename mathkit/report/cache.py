@@ -11,10 +11,11 @@ same figures (its sampled parts too: they are seeded).  An entry is keyed by the
   old entry), and the ``MATHKIT_*`` resource limits in the environment (a limit can change what is computed).
 
 Entries are small JSON files in :func:`cache_dir` (``$MATHKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/mathkit``,
-else ``~/.cache/mathkit``).  A write goes to a temporary file in that folder and is renamed into place, so
-two processes writing at once leave one whole entry (their contents are equal), and a reader never sees a
-torn file; an entry that does not parse is a miss and is removed.  The folder is kept under
-``$MATHKIT_CACHE_MB`` megabytes (default 256): the least recently used entries go first.
+else ``~/.cache/mathkit``). A write goes through the project's one atomic writer
+(:func:`mathkit.gamefile.io.write_atomic`: a temporary file in that folder renamed into place), so two
+processes writing at once leave one whole entry (their contents are equal), and a reader never sees a torn
+file; an entry that does not parse is a miss and is removed. The folder is kept under ``$MATHKIT_CACHE_MB``
+megabytes (default 256): the least recently used entries go first.
 ``MATHKIT_CACHE=0`` turns the cache off; ``mathkit cache`` shows it, ``mathkit cache --clear`` empties it.
 
 Examples
@@ -40,14 +41,13 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..gamefile.io import game_to_dict
+from ..gamefile.io import game_to_dict, write_atomic
 from ..model.game import Game
 
 __all__ = ["CacheInfo", "cache_dir", "cache_info", "cache_key", "cached", "clear_cache", "code_digest", "enabled"]
@@ -126,16 +126,7 @@ def _read(path: Path) -> Any:
 
 def _write(folder: Path, name: str, value: Any) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    data = json.dumps({"value": value, "written": time.time()}, allow_nan=False)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=SUFFIX)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(data)
-        os.replace(tmp, folder / (name + SUFFIX))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_atomic(folder / (name + SUFFIX), json.dumps({"value": value, "written": time.time()}, allow_nan=False))
     _trim(folder)
 
 
@@ -150,8 +141,6 @@ def _limit_bytes() -> int:
 def _entries(folder: Path) -> list[tuple[float, int, Path]]:
     out = []
     for p in folder.glob("*" + SUFFIX):
-        if p.name.startswith(".tmp-"):
-            continue
         with contextlib.suppress(OSError):
             st = p.stat()
             out.append((st.st_mtime, st.st_size, p))
@@ -222,5 +211,5 @@ def clear_cache() -> int:
     for p in folder.glob("*" + SUFFIX):
         with contextlib.suppress(OSError):
             p.unlink()
-            n += not p.name.startswith(".tmp-")
+            n += 1
     return n
