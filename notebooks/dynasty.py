@@ -38,6 +38,7 @@ SEED = 20240503
 from IPython.display import Markdown, display
 
 from mathkit import plots
+from mathkit.dev.pardoc import par_document
 from mathkit.dev.render import cross_check, feature_tables, paytable_table, readings_table, summary_table
 from mathkit.gamefile.io import load_game
 from mathkit.report.par import build_par
@@ -112,6 +113,16 @@ plots.rtp_range(par)
 sim = simulate(game, SPINS, seed=SEED, progress=False)
 check = cross_check(sim, par)
 check
+
+# %% [markdown]
+# ## The PAR document
+# What identifies the maths on this page (the game file's SHA-256, mathkit's version and commit, the render date), the
+# configuration, every reel set's strips with their weights, the symbol counts per reel, the paytable with hits and RTP per
+# combination, the seed and size of every sampled figure, and the certification checks (`mathkit check`, GLI-11 profile).
+
+# %%
+for table in par_document(game, par, GAME, simulations=[("cross-check simulation", SPINS, SEED)]):
+    display(table)
 
 # %% [markdown]
 # ## Conclusion

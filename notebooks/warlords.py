@@ -30,19 +30,22 @@ FAST = os.environ.get("MATHKIT_NOTEBOOK_FAST") == "1"  # the tests run every not
 GAME = "../data/games/warlords.toml"
 SPINS = 2_000_000 if FAST else 20_000_000  # simulated rounds for the cross-check
 SEED = 1
-SAMPLE_ROUNDS = 500_000 if FAST else 2_097_152  # rounds per forced overlay type (4× literal rounds for the features)
+# rounds per sampled part of the round; None: `mathkit par`'s default (2,097,152, seed 2026), so the page and the
+# CLI's sheet and XLSX agree figure for figure
+SAMPLE_ROUNDS = 500_000 if FAST else None
 
 # %%
 import plotly.graph_objects as go
 from IPython.display import Markdown, display
 
 from mathkit import plots
+from mathkit.dev.pardoc import par_document
 from mathkit.dev.render import Table, feature_tables, readings_table
 from mathkit.errors import ModelError
 from mathkit.gamefile.io import load_game
 from mathkit.report.par import Z, build_sheet
 from mathkit.sim import simulate
-from mathkit.sim.routes import sample_routes
+from mathkit.sim.sampling import route_sampler
 
 game = load_game(GAME)
 readings_table(game)
@@ -67,7 +70,7 @@ samurai = game.feature("samurai")
 a, b = samurai.moments(eng)
 
 # %%
-sheet = build_sheet(game, parallel=True, sampler=lambda routes: sample_routes(game, routes, SAMPLE_ROUNDS, seed=SEED))
+sheet = build_sheet(game, parallel=True, sampler=route_sampler(game, SAMPLE_ROUNDS, None))
 sections = {s.name: dict(s.figures) for s in sheet.features}
 
 
@@ -206,6 +209,16 @@ try:
 except ModelError as exc:  # until the generic simulator plays every block of this game
     verdict = f"no simulation was run ({exc})"
     display(Markdown(f"**Not checked by simulation:** {exc}"))
+
+# %% [markdown]
+# ## The PAR document
+# What identifies the maths on this page (the game file's SHA-256, mathkit's version and commit, the render date), the
+# configuration, every reel set's strips with their weights, the symbol counts per reel, the paytable with hits and RTP per
+# combination, the seed and size of every sampled figure, and the certification checks (`mathkit check`, GLI-11 profile).
+
+# %%
+for table in par_document(game, sheet, GAME, simulations=[("cross-check simulation", SPINS, SEED)]):
+    display(table)
 
 # %% [markdown]
 # ## Conclusion

@@ -156,3 +156,12 @@ def test_par_and_simulate_read_the_cache_and_print_the_same(on: Path) -> None:
     assert info["entries"] == 3 and info["folder"] == str(on)
     cleared = json.loads(_cli(["cache", "--clear", "--json"], env).stdout)
     assert cleared["removed"] == 3 and cleared["entries"] == 0
+
+
+@pytest.mark.parametrize("value", ["lots", "-1", "nan", "inf"])
+@pytest.mark.parametrize("name", ["MATHKIT_CACHE_MB", "MATHKIT_ENGINE_CACHE_MB"])
+def test_a_bad_cache_size_is_refused_not_read_as_the_default(on: Path, name: str, value: str) -> None:
+    """A size the designer mistyped stops the command with the variable named (exit 2), never a silent default."""
+    out = _cli(["par", "data/games/classic_3reel.toml"], {name: value})
+    assert out.returncode == 2, out.stdout
+    assert f"{name}={value!r} is not a number of megabytes" in out.stderr and "Traceback" not in out.stderr

@@ -73,6 +73,7 @@ __all__ = [
     "check_game",
     "check_win",
     "enumeration_cost",
+    "env_number",
     "largest_bet",
     "limits",
     "spin_tops",
@@ -265,6 +266,39 @@ def _env_size(name: str, default: int) -> int:
         msg = f"{name}={os.environ[name]!r} is not a positive size"
         raise GameError(msg, field=name, fix="write e.g. 8G, 500M or 1e10")
     return int(value)
+
+
+def env_number(name: str, default: float, *, unit: str = "") -> float:
+    """The number in environment variable ``name`` (``default`` when unset or blank), at least 0; anything else
+    (text, a negative number, ``nan``, ``inf``) is refused naming the variable, never read as the default.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["MATHKIT_DEMO_MB"] = "12.5"
+    >>> env_number("MATHKIT_DEMO_MB", 256)
+    12.5
+    >>> os.environ["MATHKIT_DEMO_MB"] = "lots"
+    >>> try:
+    ...     env_number("MATHKIT_DEMO_MB", 256, unit="megabytes")
+    ... except GameError as exc:
+    ...     print(exc.field, "|", exc.fix)
+    MATHKIT_DEMO_MB | write a number of 0 or more, e.g. 256, or unset it for the default 256
+    >>> del os.environ["MATHKIT_DEMO_MB"]
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    what = f"a number of {unit}" if unit else "a number"
+    fix = f"write a number of 0 or more, e.g. {default:g}, or unset it for the default {default:g}"
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        msg = f"{name}={os.environ[name]!r} is not {what}"
+        raise GameError(msg, field=name, fix=fix)
+    return value
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..gamefile.io import game_to_dict, write_atomic
+from ..model.bounds import env_number
 from ..model.game import Game
 
 __all__ = ["CacheInfo", "cache_dir", "cache_info", "cache_key", "cached", "clear_cache", "code_digest", "enabled"]
@@ -131,11 +132,7 @@ def _write(folder: Path, name: str, value: Any) -> None:
 
 
 def _limit_bytes() -> int:
-    try:
-        mb = float(os.environ.get("MATHKIT_CACHE_MB", DEFAULT_MB))
-    except ValueError:
-        mb = DEFAULT_MB
-    return max(0, int(mb * 2**20))
+    return int(env_number("MATHKIT_CACHE_MB", DEFAULT_MB, unit="megabytes") * 2**20)
 
 
 def _entries(folder: Path) -> list[tuple[float, int, Path]]:

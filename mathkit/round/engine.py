@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
@@ -33,7 +32,7 @@ from ..exact.pairs import PairTables, SplitTables, pair_tables, split_tables
 from ..features.base import Block
 from ..laws.law import merge
 from ..laws.stage import JointLaw, Level, LineTable, Overlay, Precision, Spin, SpinModel, SpinPlay, cell_bits
-from ..model.bounds import spin_tops
+from ..model.bounds import env_number, spin_tops
 from ..model.game import Game
 from ..spin.stops import StopTables, observed, stop_tables
 from ..spin.tables import PayTables, pay_tables
@@ -58,10 +57,7 @@ _SHARED_TOTAL = [0]
 
 
 def _shared_budget() -> int:
-    try:
-        return int(float(os.environ["MATHKIT_ENGINE_CACHE_MB"]) * 2**20)
-    except (KeyError, ValueError):
-        return SHARED_BYTES
+    return int(env_number("MATHKIT_ENGINE_CACHE_MB", SHARED_BYTES / 2**20, unit="megabytes") * 2**20)
 
 
 def array_bytes(value: object, _depth: int = 0, _seen: set[int] | None = None) -> int:
