@@ -315,6 +315,24 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     expect(rtp).to_have_text(f"RTP {pct6(component_rtp(g).rtp())}", timeout=30_000)
     expect(pay).to_have_value("2500")
     page.screenshot(path=str(OUT / f"{where}-edited.png"), full_page=True)
+    # an invalid edit far down the paytable, on a laptop-sized window: its message is in view, below that pay's row
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1280, "height": 720})
+    low = page.locator(".mk-pay-L5-3 input")
+    low.scroll_into_view_if_needed()
+    kept = low.input_value()
+    low.fill("-5")
+    low.press("Enter")
+    message = page.locator(".mk-error")
+    expect(message).to_contain_text("negative pay", timeout=30_000)
+    expect(message).to_contain_text("fix:")
+    expect(message).to_be_in_viewport()
+    page.screenshot(path=str(OUT / f"{where}-invalid-edit.png"))
+    expect(rtp).to_have_text(f"RTP {pct6(component_rtp(g).rtp())}")  # the last valid game kept
+    low.fill(kept)
+    low.press("Enter")
+    expect(message).to_have_text("", timeout=30_000)
+    page.set_viewport_size(size)
     # a target, and the tuner's proposal as a diff, applied
     tab(page, "targets")
     target = page.locator(".mk-target-rtp input")

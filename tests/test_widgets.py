@@ -14,6 +14,7 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
+import ipywidgets as widgets
 import pytest
 
 from mathkit.exact.components import component_rtp
@@ -21,6 +22,7 @@ from mathkit.gamefile.io import load_game
 from mathkit.model.game import Game
 from mathkit.report.par import build_par
 from mathkit.workbench import Workbench, build_workbench, views
+from mathkit.workbench.messages import path_to
 from mathkit.workbench.scheduler import SYNC_LIMIT
 
 
@@ -168,6 +170,7 @@ def test_invalid_edit_keeps_last_valid_game(bench: Workbench) -> None:
     assert bench.game is game
     assert bench.rtp_label.value == label
     assert "unknown symbol &#x27;NOPE&#x27; on reel 3" in bench.error.value
+    assert_message_below(bench, bench.strips[2])
     assert "reels.base.strips[2][48]" in bench.error.value
     assert "mk-invalid" in bench.strips[2]._dom_classes
     bench.strips[2].value = "H1 WILD*0"
@@ -175,12 +178,26 @@ def test_invalid_edit_keeps_last_valid_game(bench: Workbench) -> None:
     bench.pay_inputs[("L5", 3, 0)].value = -1
     assert "negative pay" in bench.error.value
     assert "mk-invalid" in bench.pay_inputs[("L5", 3, 0)]._dom_classes
+    assert_message_below(bench, bench.pay_inputs[("L5", 3, 0)])  # on the paytable tab, below the pay's row
     assert bench.game is game
     assert bench.history == []
-    # a valid edit clears the message
+    # a valid edit clears the message, and takes it back to the top
     bench.strips[2].value = " ".join(game.reel_set().strips[2][::-1])
     assert bench.error.value == ""
     assert "mk-invalid" not in bench.strips[2]._dom_classes
+    assert bench.error_slot.children == (bench.error,) and path_to(bench.editor_tabs, bench.error) is None
+
+
+def assert_message_below(wb: Workbench, control: widgets.Widget) -> None:
+    """The message sits in the editors, in a vertical box, right after the child that holds ``control``
+    (the control's row); not in the slot at the top."""
+    assert wb.error not in wb.error_slot.children, "not in the slot at the top"
+    where = path_to(wb.editor_tabs, wb.error)
+    assert where is not None, "the message is among the editors"
+    box = where[-2]
+    kids = list(box.children)
+    row = kids[kids.index(wb.error) - 1]
+    assert path_to(row, control) is not None, "right after the edited control's row"
 
 
 def test_undo_restores(bench: Workbench) -> None:
@@ -377,6 +394,7 @@ def test_dynasty_free_spin_parameters(games_dir: Path) -> None:
     multiplier.value = 0
     assert "free_spins.multiplier" in wb.error.value
     assert "mk-invalid" in multiplier._dom_classes
+    assert_message_below(wb, multiplier)
     wb.undo()
     assert multiplier.value == fs.table()["multiplier"]
     assert "mk-invalid" not in multiplier._dom_classes

@@ -38,6 +38,7 @@ from .compare import ComparePanel
 from .editors import FeaturePanel, PayPanel, css_name
 from .figures import FigureSet
 from .files import FilesPanel
+from .messages import place_below
 from .model import PROJECT_ROOT, Quick, default_game_path, game_files, paytable_csv, quick_figures, resolve_data_dir
 from .panel import Panel, button, html
 from .scheduler import Mode, Scheduler
@@ -139,7 +140,10 @@ class Workbench:
         top = widgets.HBox([self.game_picker, self.reels_picker, self.undo_button])
         body = widgets.HBox([widgets.VBox([self.editor_tabs], layout=widgets.Layout(width="62%")), numbers])
         body.add_class("mk-body")
-        self.widget = widgets.VBox([widgets.HTML(f"<style>{CSS}</style>"), top, self.error, self.targets.warnings, body,
+        # an invalid edit's message goes below the edited control's row (mathkit.workbench.messages); here otherwise
+        self.error_slot = widgets.VBox([self.error])
+        self._error_moved = False
+        self.widget = widgets.VBox([widgets.HTML(f"<style>{CSS}</style>"), top, self.error_slot, self.targets.warnings, body,
                                     self.status, self.figures.widget if self.figures.live else self.figures.placeholder])
         self.widget.add_class("mk-workbench")
 
@@ -233,15 +237,23 @@ class Workbench:
             source.remove_class("mk-invalid")
         self.history.append((self.game, self.reels, what or "edit"))
         self.game = new
-        self.error.value = self.status.value = ""
+        self.status.value = ""
+        self.clear_error()
         self._refresh()
         return True
 
     def fail(self, exc: Exception, source: widgets.DOMWidget | None = None) -> None:
         """Show an invalid edit's message and mark ``source``; the game stays as it was."""
         self.error.value = views.error_html(exc)
+        self._error_moved = place_below(self.editor_tabs, source, self.error, self.error_slot)
         if source is not None:
             source.add_class("mk-invalid")
+
+    def clear_error(self) -> None:
+        """No invalid edit to show: the message emptied and back in its slot at the top."""
+        self.error.value = ""
+        if self._error_moved:  # (a tree walk: only when the message is below a control)
+            self._error_moved = place_below(self.editor_tabs, None, self.error, self.error_slot)
 
     def say(self, text: str) -> None:
         self.status.value = text
@@ -253,7 +265,7 @@ class Workbench:
             return
         self._t_edit = time.perf_counter()
         self.game, reels, what = self.history.pop()
-        self.error.value = ""
+        self.clear_error()
         self.status.value = f"undone: {what}"
         if reels != self.reels:
             self.reels = reels
@@ -266,7 +278,7 @@ class Workbench:
             return
         self._t_edit = time.perf_counter()
         self.reels = str(change["new"])
-        self.error.value = ""
+        self.clear_error()
         self._load()
 
     def _on_game_pick(self, change: dict[str, Any]) -> None:
@@ -283,13 +295,14 @@ class Workbench:
         try:
             game = load_game(path)
         except GameError as exc:
-            self.error.value = views.error_html(exc)
+            self.fail(exc)
             return
         self.game, self.path, self.reels = game, Path(path), game.default_reels
         self.saved_game, self.saved_sd = game, {}
         self.history.clear()
         self.par = None
-        self.error.value = self.status.value = ""
+        self.status.value = ""
+        self.clear_error()
         self.figures.reset()
         self._load()
         if self.figures.live:  # the new figure in the old one's place
