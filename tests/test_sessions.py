@@ -329,7 +329,8 @@ def test_session_simulation_is_reproducible() -> None:
 def test_session_simulation_on_dask_is_identical() -> None:
     game = load_game(SIZZLING)
     here = simulate_sessions(game, 9000, bankroll=500, spins=100, seed=6)
-    there = simulate_sessions(game, 9000, bankroll=500, spins=100, seed=6, workers=2, progress=False)
+    there = simulate_sessions(game, 9000, bankroll=500, spins=100, seed=6, workers=2, progress=False,
+                              place="cluster")
     assert np.array_equal(here.played, there.played) and np.array_equal(here.final, there.final)
 
 

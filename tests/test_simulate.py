@@ -10,7 +10,7 @@ import re
 import subprocess
 import sys
 from fractions import Fraction as F
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,7 +24,7 @@ from mathkit.features.cap import Cap
 from mathkit.features.free_spins import FreeSpins
 from mathkit.gamefile.io import load_game, loads_game
 from mathkit.model.game import Game, ReelSet, Role
-from mathkit.sim import BLOCK, GambleStrategy, Proportion, SimResult, simulate
+from mathkit.sim import BLOCK, GambleStrategy, Proportion, SimResult, cluster, simulate
 from mathkit.sim.cluster import (
     G_OFFERED,
     G_ROUNDS,
@@ -375,14 +375,49 @@ def test_simulator_never_imports_the_exact_engine() -> None:
 def test_dask_local_cluster_is_bit_identical(bench: Game) -> None:
     spins = 4 * BLOCK + 7
     here = simulate(bench, spins, seed=17, chunk=BLOCK)
-    there = simulate(bench, spins, seed=17, chunk=BLOCK, workers=2, progress=False)
-    assert there == here
+    there = simulate(bench, spins, seed=17, chunk=BLOCK, workers=2, progress=False, place="cluster")
+    assert there == here and there.ran == "on a local cluster of 2 workers"
     assert isinstance(there, SimResult) and there.spins_per_second > 0
     # Warlords: overlays, re-spins and three free-spin games draw from the feature stream in play order
     warlords = load_game(GAMES / "warlords.toml")
     here = simulate(warlords, spins, seed=17, chunk=BLOCK)
-    there = simulate(warlords, spins, seed=17, chunk=BLOCK, workers=2, progress=False)
+    there = simulate(warlords, spins, seed=17, chunk=BLOCK, workers=2, progress=False, place="cluster")
     assert there == here and here.sums["scatter_respins:entered"] > 0
+
+
+@pytest.mark.dask
+def test_auto_starts_the_local_cluster_when_it_pays(bench: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cluster that started at once would pay on two cores: the first chunk is played here, the rest there, and
+    the sums are those of one process."""
+    monkeypatch.setattr(cluster, "CLUSTER_START", 0.0)
+    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 2)
+    spins = 6 * BLOCK
+    there = simulate(bench, spins, seed=3, chunk=BLOCK, workers=2, progress=False)
+    assert there.ran.startswith("on a local cluster of 2 workers: ≈"), there.ran
+    assert there == simulate(bench, spins, seed=3, chunk=BLOCK)
+
+
+def test_auto_stays_in_this_process_when_a_cluster_would_not_pay(bench: Game,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of a fraction of a second stays here, saying what the cluster would have cost; and on one core a
+    cluster never pays, however long the run."""
+    spins = 6 * BLOCK
+    here = simulate(bench, spins, seed=3, chunk=BLOCK)
+    small = simulate(bench, spins, seed=3, chunk=BLOCK, workers=2, progress=False)
+    assert small == here and small.ran.startswith("in this process: a new local cluster of 2 workers would take ≈")
+    assert "3 s to start" in small.ran
+    one = simulate(bench, spins, seed=3, chunk=spins, workers=2, progress=False)  # one task
+    assert one == here and one.ran == "in this process: one task, nothing to share among 2 workers"
+    monkeypatch.setattr(cluster, "CLUSTER_START", 0.0)
+    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 1)
+    assert "on 1 core)" in simulate(bench, spins, seed=3, chunk=BLOCK, workers=2, progress=False).ran
+
+
+def test_cluster_tasks_are_fewer_and_larger() -> None:
+    chunks = [(i, i + 1) for i in range(239)]  # 10⁹ plays in chunks of 64 blocks, as blocks here
+    joined, sizes = cluster.grouped(chunks, [1] * 239, 8)
+    assert len(joined) == 8 and joined[0][0] == 0 and joined[-1][1] == 239 and sum(sizes) == 239
+    assert all(a[1] == b[0] for a, b in pairwise(joined))  # consecutive, nothing dropped
 
 
 def test_a_line_pay_of_2_to_the_32_credits_is_never_wrapped_to_nothing() -> None:

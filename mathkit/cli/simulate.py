@@ -32,7 +32,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("game", type=Path, help="game file (TOML)")
     p.add_argument("--spins", type=spins, default=10**6, help="plays (default 1e6; at most MATHKIT_MAX_SPINS, 1e11)")
     p.add_argument("--seed", type=nonnegative, default=None, help="seed (default: fresh entropy, reported)")
-    p.add_argument("--workers", type=workers_arg, help="run on a LocalCluster of K worker processes on 127.0.0.1")
+    p.add_argument("--workers", type=workers_arg, help="run on a LocalCluster of K worker processes on 127.0.0.1 when "
+                   "it would be faster than this process (the output says where it ran and why)")
+    p.add_argument("--place", choices=("auto", "cluster"), default="auto",
+                   help="with --workers: auto (start the local cluster only when it pays) or cluster (always)")
     p.add_argument("--scheduler", type=scheduler_arg, help="run on an existing Dask cluster (tcp://HOST:PORT)")
     p.add_argument("--reels", help="base reel set (RTP variant)")
     p.add_argument("--lines", type=lines_arg, help="lines played")
@@ -129,7 +132,7 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
         strategy = GambleStrategy(args.gamble) if getattr(args, "gamble", None) else None
-        res = simulate(game, args.spins, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+        res = simulate(game, args.spins, seed=args.seed, workers=args.workers, scheduler=args.scheduler, place=args.place,
                        reels=args.reels, lines=args.lines, coins=args.coins, gamble=strategy,
                        progress=False if args.no_progress else None)
         # a base spin of the game's own reels and lines (a modifier's spin is another: not counted per line)
@@ -168,6 +171,8 @@ def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
         ready = out.get("kernels_ready_seconds")
         print(f"{out['game']}: {out['spins']:,} plays, {out['spins_per_second']:,.0f} plays/s"
               + (f" (kernels ready in {ready:.2f} s before, not counted)" if ready is not None else ""))
+        if args.workers is not None or args.scheduler is not None:
+            print(f"ran {out['ran']}")
         print(f"RTP {out['rtp']:.6f}  99% [{lo:.6f}, {hi:.6f}]  sd {out['sd']:.4f}")
         for name, e in out["breakdown"].items():
             print(f"  {name:<12} {e['rtp']:.6f} ± {e['se']:.6f}")

@@ -11,10 +11,21 @@ how many processes or workers run them.
 
 * ``workers=None, scheduler=None``: chunks run here, one after the other.
 * ``workers=K``: a ``LocalCluster`` of ``K`` single-threaded worker processes on
-  127.0.0.1 (no dashboard), closed afterwards.  Its workers are spawned: a script
-  that asks for one must guard its entry point with ``if __name__ == "__main__":``.
+  127.0.0.1 (no dashboard), closed afterwards — when it pays (``place="auto"``): the
+  first chunk is played here and timed; a cluster costs :data:`CLUSTER_START` seconds to
+  start (workers spawned, mathkit imported, the kernels loaded) and then plays on at most
+  ``min(K, cores)`` cores, so when that would not beat this process by a quarter the run
+  stays here and says why (a run of a few seconds, a machine of one core).
+  ``place="cluster"`` always starts it.  Its workers are spawned: a script that asks
+  for one must guard its entry point with ``if __name__ == "__main__":``.
 * ``scheduler="tcp://HOST:PORT"``: an existing cluster (its workers must be able
-  to import :mod:`mathkit`).
+  to import :mod:`mathkit`, the same version: ``pip install`` of this tree on each),
+  always used.
+
+On a cluster the chunks are regrouped into at most four tasks per worker thread (fewer,
+larger tasks: each pays a scheduler round trip), and the task with the compiled game goes
+to every worker once.  Each task returns one row of sums per block (a few hundred bytes),
+so even 10⁹ plays return a few MB: reducing them on the workers would not pay.
 
 A ``tqdm`` progress bar counts plays as chunks finish: by default only on a
 terminal and for runs of at least :data:`PROGRESS_MIN` plays.
@@ -23,10 +34,12 @@ terminal and for runs of at least :data:`PROGRESS_MIN` plays.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +54,8 @@ if TYPE_CHECKING:
     from .spec import SimSpec
 
 __all__ = [
+    "CLUSTER_START",
+    "PAYS",
     "PROGRESS_MIN",
     "BlockSums",
     "GamblePlan",
@@ -49,6 +64,8 @@ __all__ = [
     "block_wins",
     "check_block",
     "gamble_amounts",
+    "grouped",
+    "local_estimate",
     "map_chunks",
     "play_gamble",
     "run_blocks",
@@ -60,6 +77,11 @@ T = TypeVar("T")
 
 PROGRESS_MIN = 10**7
 """Runs at least this long show a progress bar by default (on a terminal)."""
+CLUSTER_START = 3.0
+"""Seconds a ``LocalCluster`` takes before its first play: two workers spawned (1.2 s), mathkit imported and the
+simulator's kernels loaded on each (1.5–1.8 s), measured on 2 cores (``benchmarks/bench_dask.py``)."""
+PAYS = 0.75
+"""A local cluster is started when its estimated time is below this share of this process's."""
 
 # gamble sums per block
 G_OFFERED = 0
@@ -241,29 +263,98 @@ def _client(workers: int | None, scheduler: str | None) -> Iterator[Any]:
         yield client
 
 
+def local_estimate(first_seconds: float, first_size: int, rest: int, workers: int,
+                   cores: int | None = None) -> tuple[float, float]:
+    """``(here, cluster)``: the seconds the ``rest`` plays would take in this process, at the rate of a first chunk
+    of ``first_size`` plays played in ``first_seconds``, and on a new ``LocalCluster`` of ``workers`` workers
+    (:data:`CLUSTER_START`, then the plays shared by ``min(workers, cores)`` cores).
+
+    Examples
+    --------
+    >>> here, there = local_estimate(0.2, 4 * 2**20, 240 * 4 * 2**20, workers=2, cores=2)  # 10⁹ plays
+    >>> round(here), round(there)
+    (48, 27)
+    >>> local_estimate(0.2, 4 * 2**20, 20 * 4 * 2**20, workers=2, cores=1)  # one core: never worth it
+    (4.0, 7.0)
+    """
+    here = first_seconds * rest / max(first_size, 1)
+    share = max(1, min(workers, cores if cores is not None else (os.cpu_count() or 1)))
+    return here, CLUSTER_START + here / share
+
+
 def map_chunks(task: Callable[[int, int], T], chunks: Sequence[tuple[int, int]], sizes: Sequence[int], *,
                workers: int | None = None, scheduler: str | None = None, client: Any = None,
-               progress: bool | None = None) -> list[T]:
+               progress: bool | None = None, place: Literal["auto", "cluster"] = "auto",
+               decided: Callable[[str], None] | None = None) -> list[T]:
     """``task(first, last)`` for every chunk, results in chunk order.
 
-    Runs here when ``workers``, ``scheduler`` and ``client`` are all ``None``, else on
-    Dask (``client``: an existing ``distributed.Client``).  ``sizes`` are the chunks'
-    plays, for the progress bar.
+    Runs here when ``workers``, ``scheduler`` and ``client`` are all ``None``; on an
+    existing cluster (``scheduler``, or ``client``: an existing ``distributed.Client``); on
+    a new ``LocalCluster`` of ``workers`` when it pays (``place="auto"``, see the module
+    docstring) or always (``place="cluster"``).  ``sizes`` are the chunks' plays, for the
+    progress bar; ``decided`` hears where the run went and why, in a sentence.
     """
+    say = decided or (lambda _text: None)
+    if workers is not None and workers < 1:
+        msg = f"workers must be at least 1, not {workers}"
+        raise UsageError(msg)
     with _bar(sum(sizes), progress) as bar:
         if workers is None and scheduler is None and client is None:
-            out = []
-            for (a, b), size in zip(chunks, sizes, strict=True):
-                out.append(task(a, b))
-                bar.update(size)
-            return out
-        if workers is not None and workers < 1:
-            msg = f"workers must be at least 1, not {workers}"
-            raise UsageError(msg)
+            say("in this process")
+            return _here(task, chunks, sizes, bar)
+        out: list[T] = []
+        if client is None and scheduler is None and place == "auto":
+            assert workers is not None
+            if len(chunks) < 2:
+                say(f"in this process: one task, nothing to share among {workers} workers")
+                return _here(task, chunks, sizes, bar)
+            start = time.perf_counter()
+            out = _here(task, chunks[:1], sizes[:1], bar)
+            here, there = local_estimate(time.perf_counter() - start, sizes[0], sum(sizes[1:]), workers)
+            cores = min(workers, os.cpu_count() or 1)
+            if there >= PAYS * here:
+                say(f"in this process: a new local cluster of {workers} workers would take ≈{there:.1f} s "
+                    f"({CLUSTER_START:.0f} s to start, then the plays on {cores} core{'s' if cores != 1 else ''}) "
+                    f"against ≈{here:.1f} s here")
+                return out + _here(task, chunks[1:], sizes[1:], bar)
+            say(f"on a local cluster of {workers} workers: ≈{there:.1f} s against ≈{here:.1f} s in this process "
+                "(the first chunk, played here to time it, included)")
+            chunks, sizes = chunks[1:], sizes[1:]
+        elif client is None and scheduler is None:
+            say(f"on a local cluster of {workers} workers")
+        else:
+            say(f"on the Dask cluster at {scheduler}" if scheduler is not None else "on the given Dask client")
         with contextlib.ExitStack() as stack:
             if client is None:
                 client = stack.enter_context(_client(workers, scheduler))
-            return _on_dask(client, task, chunks, sizes, bar)
+            return out + _on_dask(client, task, chunks, sizes, bar)
+
+
+def _here(task: Callable[[int, int], T], chunks: Sequence[tuple[int, int]], sizes: Sequence[int],
+          bar: Any) -> list[T]:
+    out = []
+    for (a, b), size in zip(chunks, sizes, strict=True):
+        out.append(task(a, b))
+        bar.update(size)
+    return out
+
+
+def grouped(chunks: Sequence[tuple[int, int]], sizes: Sequence[int],
+            tasks: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """Consecutive chunks joined into at most ``tasks`` ranges (each a whole number of chunks).
+
+    Examples
+    --------
+    >>> grouped([(0, 2), (2, 4), (4, 6), (6, 7)], [20, 20, 20, 5], 2)
+    ([(0, 4), (4, 7)], [40, 25])
+    """
+    per = max(1, -(-len(chunks) // max(tasks, 1)))
+    out, out_sizes = [], []
+    for i in range(0, len(chunks), per):
+        part = chunks[i:i + per]
+        out.append((part[0][0], part[-1][1]))
+        out_sizes.append(sum(sizes[i:i + per]))
+    return out, out_sizes
 
 
 def _call(task: Callable[[int, int], T], first: int, last: int) -> T:
@@ -276,6 +367,8 @@ def _on_dask(client: Any, task: Callable[[int, int], T], chunks: Sequence[tuple[
     from distributed import as_completed
 
     # the task (with the compiled game: megabytes of tables) goes to every worker once, not in each chunk's task
+    threads = sum(client.nthreads().values()) or 1
+    chunks, sizes = grouped(chunks, sizes, 4 * threads)  # fewer, larger tasks: each costs a scheduler round trip
     shared = client.scatter(task, broadcast=True, hash=False)
     futures = client.map(_call, [shared] * len(chunks), [a for a, _ in chunks], [b for _, b in chunks], pure=False)
     where = {f.key: i for i, f in enumerate(futures)}

@@ -27,7 +27,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numba as nb
 import numpy as np
@@ -210,12 +210,13 @@ def simulate_sessions(game: Game, sessions: int, *, bankroll: int, spins: int, s
                       big_wins: Sequence[int] = (100,), gamble: Any = None, reels: str | None = None,
                       lines: int | None = None, coins: int | None = None, seed: int | None = None,
                       rng: np.random.Generator | None = None, workers: int | None = None,
-                      scheduler: str | None = None, client: Any = None, progress: bool | None = None) -> SessionSample:
+                      scheduler: str | None = None, client: Any = None, progress: bool | None = None,
+                      place: Literal["auto", "cluster"] = "auto") -> SessionSample:
     """Play ``sessions`` sessions of up to ``spins`` spins from ``bankroll`` credits.
 
     ``stop_win`` (credits): stop once the bankroll reaches it; ``big_wins``: note plays paying
     at least ``k × bet``; ``gamble``: a :class:`~mathkit.sim.run.GambleStrategy` played on every
-    paid win.  Randomness, reels/lines/coins and Dask as in :func:`~mathkit.sim.run.simulate`.
+    paid win.  Randomness, reels/lines/coins and Dask (``place`` too) as in :func:`~mathkit.sim.run.simulate`.
     """
     if sessions < 1 or spins < 1:
         msg = f"sessions and spins must be at least 1, not {sessions} and {spins}"
@@ -244,7 +245,8 @@ def simulate_sessions(game: Game, sessions: int, *, bankroll: int, spins: int, s
                              stop=stop_win or 0, thresholds=thresholds, bit_generator=bit_generator,
                              gamble=gamble_plan(spec, gamble) if gamble is not None else None)
     start = time.perf_counter()
-    parts = map_chunks(task, chunks, sizes, workers=workers, scheduler=scheduler, client=client, progress=progress)
+    parts = map_chunks(task, chunks, sizes, workers=workers, scheduler=scheduler, client=client, progress=progress,
+                       place=place)
     seconds = time.perf_counter() - start
     seed_id = (root.entropy, tuple(int(k) for k in root.spawn_key))
     return SessionSample(spec.name, bet, bankroll, spins, stop_win, tuple(big_wins),

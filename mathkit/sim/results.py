@@ -145,6 +145,8 @@ class SimResult:
     seconds: float = field(default=math.nan, compare=False)
     features: tuple[str, ...] = ()
     ready_seconds: float = field(default=math.nan, compare=False)
+    ran: str = field(default="", compare=False)
+    """Where the plays ran and why (:func:`mathkit.sim.cluster.map_chunks`)."""
 
     # --- RTP ---------------------------------------------------------------------------
     def _estimate(self, total: int, squares: int) -> Estimate:
@@ -362,6 +364,7 @@ class SimResult:
             "rtp": self.rtp.value, "se": self.rtp.se, "ci95": list(self.rtp.ci95), "ci99": list(self.rtp.ci99),
             "sd": self.sd, "seconds": self.seconds, "spins_per_second": self.spins_per_second,
             "kernels_ready_seconds": None if math.isnan(self.ready_seconds) else self.ready_seconds,
+            "ran": self.ran,
             "breakdown": {c: est(e) for c, e in self.breakdown.items()},
             "hit_frequency": prop(self.hit_frequency), "hit_frequency_bet": prop(self.hit_frequency_bet),
             "tails": {f"{m}x": prop(p) for m, p in self.tails.items()},

@@ -139,7 +139,7 @@ def _trace(acc: np.ndarray, bet: int) -> tuple[tuple[int, float], ...]:
 
 
 def _reduce(spec: SimSpec, parts: list[BlockSums], spins: int, root: np.random.SeedSequence, block: int,
-            bit_generator: str, gamble: Any, seconds: float, ready: float = math.nan) -> SimResult:
+            bit_generator: str, gamble: Any, seconds: float, ready: float = math.nan, ran: str = "") -> SimResult:
     acc = np.vstack([p.acc for p in parts])
     facc = np.vstack([p.facc for p in parts])
     sums = {name: _sum(acc, col) for name, col in _ACC_NAMES.items()}
@@ -171,14 +171,14 @@ def _reduce(spec: SimSpec, parts: list[BlockSums], spins: int, root: np.random.S
                          Estimate(mean / spec.total_bet, math.sqrt(var / spins) / spec.total_bet))
     seed = (root.entropy, tuple(int(k) for k in root.spawn_key))
     return SimResult(spec.name, spins, spec.total_bet, spec.components, sums, moments, _trace(acc, spec.total_bet),
-                     block, seed, bit_generator, g, seconds, spec.features, ready)
+                     block, seed, bit_generator, g, seconds, spec.features, ready, ran)
 
 
 def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | None = None,
              rng: np.random.Generator | None = None, reels: str | None = None, lines: int | None = None,
              coins: int | None = None, chunk: int = CHUNK, workers: int | None = None,
              scheduler: str | None = None, client: Any = None, gamble: Any = None,
-             progress: bool | None = None) -> SimResult:
+             progress: bool | None = None, place: Literal["auto", "cluster"] = "auto") -> SimResult:
     """Play ``spins`` whole plays of ``game`` and sum what they pay.
 
     Parameters
@@ -192,9 +192,12 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
         Base reel set (RTP variant), lines played and coins per line (defaults: the game's).
     chunk
         Plays per task, rounded up to whole blocks; it changes nothing in the result.
-    workers, scheduler, client
-        Run on Dask: a new ``LocalCluster`` of ``workers`` processes on 127.0.0.1, an
-        existing scheduler's address, or an existing ``distributed.Client``.
+    workers, scheduler, client, place
+        Run on Dask: a new ``LocalCluster`` of ``workers`` processes on 127.0.0.1 (with
+        ``place="auto"`` only when it would beat this process: see
+        :mod:`mathkit.sim.cluster`; ``"cluster"``: always), an existing scheduler's address,
+        or an existing ``distributed.Client``.  :attr:`SimResult.ran` says where it ran and
+        why.  The result is the same wherever it ran.
     gamble
         A :class:`GambleStrategy`: gamble every play's paid win, reported in
         :attr:`SimResult.gamble` (never in the RTP).
@@ -226,16 +229,18 @@ def simulate(game: Game, spins: int, *, seed: int | np.random.SeedSequence | Non
     task = functools.partial(run_blocks, spec, root, spins=spins, block=BLOCK, bit_generator=bit_generator,
                              gamble=plan)
     ready = math.nan
-    if workers is None and scheduler is None and client is None:
+    if (workers is None or place == "auto") and scheduler is None and client is None:
         # the kernels loaded (or compiled) before the clock starts, so that seconds time the plays only:
         # a few plays of block 0, thrown away (a block's draws depend on its index alone)
         start = time.perf_counter()
         run_blocks(spec, root, 0, 1, spins=min(spins, 64), block=BLOCK, bit_generator=bit_generator, gamble=plan)
         ready = time.perf_counter() - start
     start = time.perf_counter()
-    parts = map_chunks(task, chunks, sizes, workers=workers, scheduler=scheduler, client=client, progress=progress)
+    ran: list[str] = []
+    parts = map_chunks(task, chunks, sizes, workers=workers, scheduler=scheduler, client=client, progress=progress,
+                       place=place, decided=ran.append)
     seconds = time.perf_counter() - start
-    return _reduce(spec, parts, spins, root, BLOCK, bit_generator, gamble, seconds, ready)
+    return _reduce(spec, parts, spins, root, BLOCK, bit_generator, gamble, seconds, ready, " ".join(ran))
 
 
 def run(game_path: str | Path, spins: int, seed: int | None, workers: int | None = None,
