@@ -46,7 +46,7 @@ OUT = ROOT / "test-output" / "browser"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
 NOTEBOOKS = {"bench": "benchmark_5x3.toml", "dynasty": "dynasty.toml"}
-VOILA_NOTEBOOKS = {"bench": "benchmark_5x3.toml", "warlords": "warlords.toml"}
+VOILA_NOTEBOOKS = {"bench": "benchmark_5x3.toml", "warlords": "warlords.toml", "prince": "prince_of_riches.toml"}
 
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium (apt-get install -y chromium)",
@@ -276,6 +276,31 @@ def expect_figures(page: Any, text: str, timeout: float = 30_000) -> None:
         raise AssertionError(msg) from exc
 
 
+def invalid_pay_edit(page: Any, pay: str, rtp: str, where: str) -> None:
+    """An invalid edit far down the paytable, on a laptop-sized window: its message (with its fix) is in view, below
+    that pay's row, the last valid game is kept (``rtp`` still shown); putting the pay back clears it."""
+    from playwright.sync_api import expect
+
+    tab(page, "paytable")
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1280, "height": 720})
+    box = page.locator(f"{pay} input")
+    box.scroll_into_view_if_needed()
+    kept = box.input_value()
+    box.fill("-5")
+    box.press("Enter")
+    message = page.locator(".mk-error")
+    expect(message).to_contain_text("negative pay", timeout=30_000)
+    expect(message).to_contain_text("fix:")
+    expect(message).to_be_in_viewport()
+    page.screenshot(path=str(OUT / f"{where}-invalid-edit.png"))
+    expect(page.locator(".mk-rtp")).to_have_text(rtp)
+    box.fill(kept)
+    box.press("Enter")
+    expect(message).to_have_text("", timeout=30_000)
+    page.set_viewport_size(size)
+
+
 def drive_workbench(page: Any, games: Path, where: str) -> None:
     """The designer's round trip on the benchmark game: grid edit, paste, pay, undo, tune, compare, save.
 
@@ -315,24 +340,7 @@ def drive_workbench(page: Any, games: Path, where: str) -> None:
     expect(rtp).to_have_text(f"RTP {pct6(component_rtp(g).rtp())}", timeout=30_000)
     expect(pay).to_have_value("2500")
     page.screenshot(path=str(OUT / f"{where}-edited.png"), full_page=True)
-    # an invalid edit far down the paytable, on a laptop-sized window: its message is in view, below that pay's row
-    size = page.viewport_size
-    page.set_viewport_size({"width": 1280, "height": 720})
-    low = page.locator(".mk-pay-L5-3 input")
-    low.scroll_into_view_if_needed()
-    kept = low.input_value()
-    low.fill("-5")
-    low.press("Enter")
-    message = page.locator(".mk-error")
-    expect(message).to_contain_text("negative pay", timeout=30_000)
-    expect(message).to_contain_text("fix:")
-    expect(message).to_be_in_viewport()
-    page.screenshot(path=str(OUT / f"{where}-invalid-edit.png"))
-    expect(rtp).to_have_text(f"RTP {pct6(component_rtp(g).rtp())}")  # the last valid game kept
-    low.fill(kept)
-    low.press("Enter")
-    expect(message).to_have_text("", timeout=30_000)
-    page.set_viewport_size(size)
+    invalid_pay_edit(page, ".mk-pay-L5-3", f"RTP {pct6(component_rtp(g).rtp())}", where)
     # a target, and the tuner's proposal as a diff, applied
     tab(page, "targets")
     target = page.locator(".mk-target-rtp input")
@@ -727,3 +735,50 @@ def test_rendered_workbench_reads_offline(tmp_path: Path, page: Any) -> None:
     page.screenshot(path=str(OUT / "rendered-workbench.png"), full_page=False)
     assert requests == [], f"the offline page asked the network for {requests[:5]}"
     assert "mk-compare-figures" in done.html.read_text(encoding="utf-8")
+
+
+def test_voila_prince_edit_shows_every_figure_as_mathkit_par(voila_url: str, page: Any, tmp_path: Path) -> None:
+    """Prince of Riches in Voilà: a strip edit in the grid; the RTP, σ and hit frequency shown equal `mathkit par
+    --json` on the edited file (each with its provenance tag), the distribution is drawn and ∂RTP arrives; then an
+    invalid edit whose message is in view.  The latencies from the edit are printed."""
+    from playwright.sync_api import expect
+
+    from mathkit.gamefile.io import save_game
+
+    games = Path(voila_url_games(voila_url))
+    game = load_game(games / "prince_of_riches.toml")
+    strips = [list(s) for s in game.reel_set().strips]
+    stop = next(i for i, s in enumerate(strips[1]) if s == "K")  # a K on reel 2 becomes a TEN
+    strips[1][stop] = "TEN"
+    edited = with_strip(game, 1, strips[1])
+    save_game(edited, tmp_path / "edited.toml")
+    cli = subprocess.run([sys.executable, "-m", "mathkit", "par", str(tmp_path / "edited.toml"), "--json"],
+                         capture_output=True, text=True, check=True, cwd=ROOT, timeout=600)
+    import json
+
+    ref = json.loads(cli.stdout)
+    how = ref["provenance"]
+    t0 = time.monotonic()
+    page.goto(voila_url + "prince.ipynb", wait_until="commit")
+    wait_ready(page, pct6(rtp_of(game)))
+    t_open = time.monotonic() - t0
+    pick_stop(page, 1, stop, "K")
+    t0 = time.monotonic()
+    page.locator(".mk-grid-symbol select").select_option("TEN")
+    expect(page.locator(".mk-rtp")).to_have_text(f"RTP {ref['rtp'] * 100:.6f}%", timeout=60_000)
+    t_rtp = time.monotonic() - t0
+    expect(page.locator(".mk-sd")).to_have_text(f"σ {ref['sd']:.4f} × bet [{how['sd']}]", timeout=120_000)
+    t_sd = time.monotonic() - t0
+    hf = ref["hit_frequency"]
+    expect(page.locator(".mk-hit")).to_have_text(f"hit frequency {hf * 100:.4f}% (1 in {1 / hf:.2f}) "
+                                                 f"[{how['hit_frequency']}]", timeout=120_000)
+    t_par = time.monotonic() - t0
+    expect_figures(page, "P(win ≥ x × bet)", timeout=60_000)
+    expect(page.locator(".mk-sensitivity .mk-sensitivity-table")).to_have_count(1, timeout=120_000)
+    t_all = time.monotonic() - t0
+    text = page.locator(".mk-workbench").inner_text()
+    assert "Error" not in text and "Traceback" not in text
+    page.screenshot(path=str(OUT / "voila-prince-edited.png"), full_page=True)
+    print(f"\nVoilà Prince: open → σ {t_open:.1f} s; grid edit → RTP {t_rtp:.2f} s, → σ {t_sd:.2f} s, → hit frequency "
+          f"{t_par:.2f} s, → ∂RTP (every figure) {t_all:.2f} s; load {os.getloadavg()[0]:.1f}")
+    invalid_pay_edit(page, ".mk-pay-PRINCE-5", f"RTP {ref['rtp'] * 100:.6f}%", "voila-prince")
