@@ -46,7 +46,8 @@ OUT = ROOT / "test-output" / "browser"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"]
 NOTEBOOKS = {"bench": "benchmark_5x3.toml", "dynasty": "dynasty.toml"}
-VOILA_NOTEBOOKS = {"bench": "benchmark_5x3.toml", "warlords": "warlords.toml", "prince": "prince_of_riches.toml"}
+VOILA_NOTEBOOKS = {"bench": "benchmark_5x3.toml", "warlords": "warlords.toml", "prince": "prince_of_riches.toml",
+                   "dynasty": "dynasty.toml"}
 
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium (apt-get install -y chromium)",
@@ -737,21 +738,26 @@ def test_rendered_workbench_reads_offline(tmp_path: Path, page: Any) -> None:
     assert "mk-compare-figures" in done.html.read_text(encoding="utf-8")
 
 
-def test_voila_prince_edit_shows_every_figure_as_mathkit_par(voila_url: str, page: Any, tmp_path: Path) -> None:
-    """Prince of Riches in Voilà: a strip edit in the grid; the RTP, σ and hit frequency shown equal `mathkit par
-    --json` on the edited file (each with its provenance tag), the distribution is drawn and ∂RTP arrives; then an
-    invalid edit whose message is in view.  The latencies from the edit are printed."""
+#: per game: its file, a grid edit (reel, a symbol on it, what it becomes) and a pay far down its paytable
+EDITS = {"dynasty": ("dynasty.toml", 2, "KING", "NINE", ".mk-pay-NINE-5"),
+         "prince": ("prince_of_riches.toml", 1, "K", "TEN", ".mk-pay-PRINCE-5")}
+
+
+def edit_shows_every_figure_as_mathkit_par(page: Any, url: str, games: Path, name: str, where: str,
+                                           tmp_path: Path) -> None:
+    """A grid edit on game ``name``: the RTP, σ and hit frequency shown equal `mathkit par --json` on the edited file
+    (each with its provenance tag), the distribution is drawn and ∂RTP's table arrives; then an invalid edit whose
+    message is in view.  The latencies from the edit are printed.  ``url`` opens the page (Voilà or Lab)."""
     from playwright.sync_api import expect
 
     from mathkit.gamefile.io import save_game
 
-    games = Path(voila_url_games(voila_url))
-    game = load_game(games / "prince_of_riches.toml")
+    file, reel, before, after, pay = EDITS[name]
+    game = load_game(games / file)
     strips = [list(s) for s in game.reel_set().strips]
-    stop = next(i for i, s in enumerate(strips[1]) if s == "K")  # a K on reel 2 becomes a TEN
-    strips[1][stop] = "TEN"
-    edited = with_strip(game, 1, strips[1])
-    save_game(edited, tmp_path / "edited.toml")
+    stop = strips[reel].index(before)
+    strips[reel][stop] = after
+    save_game(with_strip(game, reel, strips[reel]), tmp_path / "edited.toml")
     cli = subprocess.run([sys.executable, "-m", "mathkit", "par", str(tmp_path / "edited.toml"), "--json"],
                          capture_output=True, text=True, check=True, cwd=ROOT, timeout=600)
     import json
@@ -759,12 +765,15 @@ def test_voila_prince_edit_shows_every_figure_as_mathkit_par(voila_url: str, pag
     ref = json.loads(cli.stdout)
     how = ref["provenance"]
     t0 = time.monotonic()
-    page.goto(voila_url + "prince.ipynb", wait_until="commit")
+    if where == "lab":
+        open_in_lab(page, url)
+    else:
+        page.goto(url, wait_until="commit")
     wait_ready(page, pct6(rtp_of(game)))
     t_open = time.monotonic() - t0
-    pick_stop(page, 1, stop, "K")
+    pick_stop(page, reel, stop, before)
     t0 = time.monotonic()
-    page.locator(".mk-grid-symbol select").select_option("TEN")
+    page.locator(".mk-grid-symbol select").select_option(after)
     expect(page.locator(".mk-rtp")).to_have_text(f"RTP {ref['rtp'] * 100:.6f}%", timeout=60_000)
     t_rtp = time.monotonic() - t0
     expect(page.locator(".mk-sd")).to_have_text(f"σ {ref['sd']:.4f} × bet [{how['sd']}]", timeout=120_000)
@@ -778,7 +787,21 @@ def test_voila_prince_edit_shows_every_figure_as_mathkit_par(voila_url: str, pag
     t_all = time.monotonic() - t0
     text = page.locator(".mk-workbench").inner_text()
     assert "Error" not in text and "Traceback" not in text
-    page.screenshot(path=str(OUT / "voila-prince-edited.png"), full_page=True)
-    print(f"\nVoilà Prince: open → σ {t_open:.1f} s; grid edit → RTP {t_rtp:.2f} s, → σ {t_sd:.2f} s, → hit frequency "
-          f"{t_par:.2f} s, → ∂RTP (every figure) {t_all:.2f} s; load {os.getloadavg()[0]:.1f}")
-    invalid_pay_edit(page, ".mk-pay-PRINCE-5", f"RTP {ref['rtp'] * 100:.6f}%", "voila-prince")
+    page.screenshot(path=str(OUT / f"{where}-{name}-edited.png"), full_page=True)
+    print(f"\n{where} {name}: open → σ {t_open:.1f} s; grid edit → RTP {t_rtp:.2f} s, → σ {t_sd:.2f} s, → hit "
+          f"frequency {t_par:.2f} s, → ∂RTP (every figure) {t_all:.2f} s; load {os.getloadavg()[0]:.1f}")
+    invalid_pay_edit(page, pay, f"RTP {ref['rtp'] * 100:.6f}%", f"{where}-{name}")
+
+
+@pytest.mark.parametrize("name", sorted(EDITS))
+def test_voila_edit_shows_every_figure_as_mathkit_par(voila_url: str, page: Any, tmp_path: Path, name: str) -> None:
+    edit_shows_every_figure_as_mathkit_par(page, voila_url + f"{name}.ipynb", Path(voila_url_games(voila_url)), name,
+                                           "voila", tmp_path)
+
+
+# Lab: Dynasty only — the page's front end is the one difference from Voilà, and Prince's sheet costs a CI minute more
+@pytest.mark.parametrize("name", ["dynasty"])
+def test_lab_edit_shows_every_figure_as_mathkit_par(lab_url: tuple[str, Path], page: Any, tmp_path: Path,
+                                                    name: str) -> None:
+    url, games = lab_url
+    edit_shows_every_figure_as_mathkit_par(page, url + f"{name}.ipynb", games, name, "lab", tmp_path)
