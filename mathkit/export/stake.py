@@ -5,8 +5,9 @@ The Stake Engine RGS takes a game as static files per bet mode
 ``utils/rgs_verification.py``):
 
 * ``lookUpTable_<mode>_0.csv``: no header, one row per round, ``id,weight,payoutMultiplier``, plain
-  unsigned integers; the payout is the win × 100 per unit of the mode's cost, a multiple of 10
-  (steps of 0.1×, the least non-zero payout 10); Σ weights ≤ 2⁶⁴ − 1;
+  unsigned integers; the payout is the win × 100 in base bets (a mode costing ``cost`` base bets
+  returns Σ weight × payout / (100 × cost × Σ weight)), a multiple of 10 (steps of 0.1×, the least
+  non-zero payout 10); Σ weights ≤ 2⁶⁴ − 1;
 * ``books_<mode>.jsonl.zst``: zstandard-compressed JSON lines, one book per table row, in the table's
   order: ``{"id", "payoutMultiplier", "events"}`` with the row's id and payout as JSON integers;
 * ``index.json``: ``{"modes": [{"name", "cost", "events", "weights"}]}``.
@@ -65,7 +66,7 @@ class StakeTable:
     Attributes
     ----------
     payouts, weights
-        Distinct payouts (win × 100 per unit of cost, multiples of 10, ascending) and their integer weights.
+        Distinct payouts (win × 100 in base bets, multiples of 10, ascending) and their integer weights.
     sources
         Per payout, the wins (credits) whose probability it holds: one for a win on the 0.1× grid, the
         two neighbours' shares of a win off it.
@@ -95,7 +96,7 @@ class StakeTable:
 
 
 def stake_table(law: WinLaw, *, cost: int = 1) -> StakeTable:
-    """The lookup table of ``law`` (credits, ``law.unit`` credits a bet) for a mode costing ``cost`` bets.
+    """The lookup table of ``law`` (credits, ``law.unit`` credits a base bet) for a mode costing ``cost`` base bets.
 
     Examples
     --------
@@ -109,7 +110,7 @@ def stake_table(law: WinLaw, *, cost: int = 1) -> StakeTable:
     >>> t.payouts, t.weights, t.table_rtp, t.split
     ((0, 20, 30, 250), (4, 1, 1, 2), Fraction(11, 16), 1)
     """
-    unit = law.unit * cost
+    unit = law.unit
     values = [int(v) for v in law.values]
     if law.counts is not None:
         raw = [int(c) for c in law.counts]

@@ -110,7 +110,7 @@ class BaseWitnesses:
         self.rs = game.reel_set(reels)
         self.t = tables
         self.want = want
-        self.unit = law.unit * cost
+        self.unit = law.unit  # payouts are × 100 in base bets, whatever the mode costs
         sid = {n: i for i, n in enumerate(tables.names)}
         self.cols = [np.array([[sid[strip[(s + k) % len(strip)]] for k in range(self.rs.rows[r])]
                                for s in range(len(strip))], dtype=np.int64) for r, strip in enumerate(self.rs.strips)]
