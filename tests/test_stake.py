@@ -320,3 +320,42 @@ def test_cli_stake_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     (tmp_path / "f").write_text("")
     assert cli(["data/games/classic_3reel.toml", "--stake", str(tmp_path / "f")]) == 2
     assert "not a folder" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- the witnesses' law
+WEIGHTED = TOY.replace('strips = ["A A B C", "A B C", "A B"]',
+                       'strips = ["A A B C", "A B C", "A B"]\nweights = [[1, 3, 1, 1], [1, 1, 1], [1, 1]]')
+
+
+def test_enumerated_witnesses_follow_the_weights() -> None:
+    # A A A: reel 1's A stops have weights 1 and 3, so a witness drawn from the law given the win is
+    # the stop-1 combination with probability 3/4; 400 draws (a seed each): 300 expected, σ = √75 ≈ 8.7
+    from mathkit.export.witness import BaseWitnesses
+
+    g = loads_game(WEIGHTED, "weighted.toml")
+    law = analyse(g).law
+    assert law is not None
+    picks = [BaseWitnesses.for_game(g, reels=None, lines=None, coins=None, law=law, seed=s, draws=0,
+                                    want=1).found[3][0][0] for s in range(400)]
+    assert set(picks) == {0, 1}
+    assert abs(picks.count(1) - 300) < 4 * 75**0.5
+
+
+def test_sampled_witnesses_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mathkit.export.witness as witness
+
+    monkeypatch.setattr(witness, "ENUMERATE_WORK", 0)  # the rejection sampler, as for a large game
+    g = loads_game(WEIGHTED, "weighted.toml")
+    a = analyse(g)
+    assert a.law is not None
+    m = stake_mode(g, a.law, a.rtp(), draws=20_000, seed=3)
+    assert m.witness_method.startswith("rejection sampling") and m.unwitnessed == 0
+    write_stake(g, tmp_path, [m])
+    rs = g.reel_set(None)
+    for b in _books(tmp_path):
+        stops = b["events"][0]["stops"]
+        window = tuple((strip[s],) for strip, s in zip(rs.strips, stops, strict=True))
+        assert 100 * brute_window(g, window) == b["payoutMultiplier"]
+    # the payouts keep their exact weights, split between their witnesses: the RTP is the exact one
+    rows = _rows(tmp_path)
+    assert Fraction(sum(w * p for _, w, p in rows), 100 * sum(w for _, w, _ in rows)) == a.rtp()
