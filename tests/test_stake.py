@@ -359,3 +359,12 @@ def test_sampled_witnesses_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     # the payouts keep their exact weights, split between their witnesses: the RTP is the exact one
     rows = _rows(tmp_path)
     assert Fraction(sum(w * p for _, w, p in rows), 100 * sum(w for _, w, _ in rows)) == a.rtp()
+
+
+def test_cli_stake_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli(["data/games/classic/double_sevens.toml", "--stake", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"non-strict JSON {c}"))
+    mode = out["modes"][0]
+    assert mode["name"] == "base" and mode["rtp_gap"] == 0.0 and mode["unwitnessed_rows"] == 0
+    assert int(mode["weight_sum"]) == sum(w for _, w, _ in _rows(tmp_path))
+    assert out["files"] == ["lookUpTable_base_0.csv", "books_base.jsonl.zst", "index.json"]

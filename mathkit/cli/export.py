@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import MathkitError, ModelError, located
 from ..export.diff import diff_games, diff_to_dict, diff_to_text
@@ -16,6 +17,9 @@ from ..export.server import load_any_game, write_server_json
 from ..export.xlsx import write_par_xlsx
 from ..model.bounds import check_bet
 from ..model.game import Game
+
+if TYPE_CHECKING:
+    from ..export.stake import StakeExport
 from ..sim.sampling import route_sampler
 from .args import coins_arg, lines_arg, ranged, sampling_arguments
 from .exits import check_output, print_json
@@ -119,6 +123,17 @@ def cli(argv: list[str]) -> int:
     return status
 
 
+def _stake_text(done: StakeExport) -> None:
+    for path in done.files:
+        print(f"wrote {path}")
+    for m in done.modes:
+        s = m.summary()
+        print(f"mode {m.name}: {s['rows']:,} rows, {s['distinct_payouts']:,} payouts, weights {s['precision']}; "
+              f"table RTP {s['table_rtp']:.9f}, exact {s['exact_rtp']:.9f} (gap {s['rtp_gap']:.2e}); "
+              f"rounding shift compensated {s['rounding_shift_compensated']:.2e} ({s['wins_split']} wins split); "
+              f"dropped mass {s['dropped_mass']:.2e}; witnesses: {s['witnesses']}")
+
+
 def _stake(game: Game, args: argparse.Namespace) -> int:
     """The Stake files of the game's one mode ("base", cost 1); 1 when a row's book holds no concrete round."""
     from ..export.stake import stake_mode, write_stake
@@ -134,16 +149,12 @@ def _stake(game: Game, args: argparse.Namespace) -> int:
         # one mode today; bet modes are a loop over (name, cost, law) here
         modes = [stake_mode(game, a.law, a.rtp(), name="base", cost=1, reels=args.reels, lines=args.lines,
                             coins=args.coins, witnesses=args.witnesses, draws=args.witness_draws,
-                            seed=args.seed if args.seed is not None else 1)]
+                            seed=args.seed if args.seed is not None else 2026)]
         done = write_stake(game, args.stake, modes, overwrite=args.force)
-    for path in done.files:
-        print(f"wrote {path}")
-    for m in done.modes:
-        s = m.summary()
-        print(f"mode {m.name}: {s['rows']:,} rows, {s['distinct_payouts']:,} payouts, weights {s['precision']}; "
-              f"table RTP {s['table_rtp']:.9f}, exact {s['exact_rtp']:.9f} (gap {s['rtp_gap']:.2e}); "
-              f"rounding shift compensated {s['rounding_shift_compensated']:.2e} ({s['wins_split']} wins split); "
-              f"dropped mass {s['dropped_mass']:.2e}; witnesses: {s['witnesses']}")
+    if args.json and args.diff is None:
+        print_json(done.summary())
+    else:
+        _stake_text(done)
     if done.unwitnessed:
         why = ("feature rounds are not drawn yet" if game.features
                else "no drawn spin reached their wins: raise --witness-draws")
