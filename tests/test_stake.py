@@ -368,3 +368,30 @@ def test_cli_stake_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert mode["name"] == "base" and mode["rtp_gap"] == 0.0 and mode["unwitnessed_rows"] == 0
     assert int(mode["weight_sum"]) == sum(w for _, w, _ in _rows(tmp_path))
     assert out["files"] == ["lookUpTable_base_0.csv", "books_base.jsonl.zst", "index.json"]
+
+
+def test_ways_witnesses_show_their_cells(tmp_path: Path) -> None:
+    # 3 reels × 2 rows, ways; A A A pays 1 credit per way, the bet 1 credit (one 'line' of ways)
+    text = TOY.replace('paylines = [[0, 0, 0]]', 'pay_mode = "ways"').replace("rows = 1", "rows = 2").replace(
+        "[paytable]\nA = { 2 = 2, 3 = 3 }\nB = { 3 = 5 }", "[paytable]\nA = { 3 = 1 }\nB = { 3 = 2 }")
+    g = loads_game(text, "ways.toml")
+    _export(g, tmp_path, witnesses=16)
+    rs = g.reel_set(None)
+    unit = g.bet.total_bet(g.bet.lines, g.bet.coins[0])
+    most = 0
+    for b in _books(tmp_path):
+        stops = b["events"][0]["stops"]
+        window = tuple(tuple(strip[(s + k) % len(strip)] for k in range(2))
+                       for strip, s in zip(rs.strips, stops, strict=True))
+        assert Fraction(100 * brute_window(g, window), unit) == b["payoutMultiplier"]
+        for ev in b["events"]:
+            for win in ev.get("wins", ()):
+                # the cells are exactly those showing the symbol on the first `kind` reels, and their
+                # count per reel multiplies to the ways
+                cells = {(c["reel"], c["row"]) for c in win["positions"]}
+                want = {(r, k) for r in range(win["kind"]) for k in range(2) if window[r][k] == win["symbol"]}
+                assert cells == want
+                per = [sum(1 for c in cells if c[0] == r) for r in range(win["kind"])]
+                assert int(np.prod(per)) == win["meta"]["ways"]
+                most = max(most, win["meta"]["ways"])
+    assert most >= 2  # reel 1 shows A A on two stops

@@ -60,7 +60,8 @@ class Witness:
     board: tuple[tuple[str, ...], ...]
     result: WindowResult
     unit: int
-    rows_of_line: tuple[tuple[int, ...], ...]
+    cells: tuple[tuple[tuple[int, int], ...], ...]
+    """Per win of ``result.lines``, the cells (reel, row) of its combination."""
 
     @property
     def win(self) -> int:
@@ -75,13 +76,9 @@ class Witness:
         """The book's events for a row paying ``payout`` (× 100): reveal, wins with cells, totals."""
         board = [[{"name": s} for s in col] for col in self.board]
         wins: list[dict[str, Any]] = []
-        for w in self.result.lines:
-            if w.line >= 0:
-                cells = [{"reel": r, "row": self.rows_of_line[w.line][r]} for r in range(w.count)]
-                meta: dict[str, Any] = {"lineIndex": w.line}
-            else:
-                cells = [{"reel": r, "row": k} for r in range(w.count) for k, _ in enumerate(self.board[r])]
-                meta = {"ways": w.ways}
+        for w, at in zip(self.result.lines, self.cells, strict=True):
+            cells = [{"reel": r, "row": k} for r, k in at]
+            meta: dict[str, Any] = {"lineIndex": w.line} if w.line >= 0 else {"ways": w.ways}
             wins.append({"symbol": w.entry, "kind": w.count, "win": self._x100(w.win), "credits": w.win,
                          "positions": cells, "meta": meta})
         for s in self.result.scatters:
@@ -223,9 +220,18 @@ class BaseWitnesses:
         """The spin at ``stops``, its board and wins."""
         board = tuple(tuple(strip[(s + k) % len(strip)] for k in range(self.rs.rows[r]))
                       for r, (strip, s) in enumerate(zip(self.rs.strips, stops, strict=True)))
-        res = evaluate(self.game, board, tables=self.t)
-        rows_of_line = tuple(tuple(int(x) for x in row) for row in self.t.lines)
-        return Witness(self.rs.name, tuple(int(s) for s in stops), board, res, self.unit, rows_of_line)
+        t = self.t
+        res = evaluate(self.game, board, tables=t)
+        sid = {n: i for i, n in enumerate(t.names)}
+        cells = []
+        for w in res.lines:
+            if w.line >= 0:  # the line's cells on the reels of the paid combination
+                cells.append(tuple((r, int(t.lines[w.line, r])) for r in range(w.count)))
+            else:  # ways: every cell of those reels that counts towards the entry
+                e = t.entries.index(w.entry)
+                cells.append(tuple((r, k) for r in range(w.count) for k, name in enumerate(board[r])
+                                   if t.match[e, int(t.read_on(r, np.array([sid[name]]))[0])]))
+        return Witness(self.rs.name, tuple(int(s) for s in stops), board, res, self.unit, tuple(cells))
 
     def witnesses(self, payout: int, sources: Sequence[int]) -> list[Witness]:
         """Up to ``want`` distinct witnesses of a row paying ``payout``, whose probability comes from the wins ``sources``."""
