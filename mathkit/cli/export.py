@@ -30,9 +30,11 @@ __all__ = ["cli"]
 def cli(argv: list[str]) -> int:
     """``mathkit export``: XLSX PAR sheet, game-server JSON, diff, TOML; returns the exit status."""
     p = argparse.ArgumentParser(
-        prog="mathkit export", description="Export a game: PAR sheet as XLSX, game-server JSON, diff, TOML.",
+        prog="mathkit export", description="Export a game: PAR sheet as XLSX, game-server JSON, diff, TOML, Stake Engine files, "
+                    "reel strips as CSV.",
         epilog="GAME may be a TOML game or a game-server JSON (its checksum is verified). "
-               "Exit status: 0 done, 2 bad game file, tampered JSON or refused output.")
+               "Exit status: 0 done, 1 Stake books written with rows no concrete round witnesses (a feature round's), "
+               "2 bad game file, tampered JSON or refused output.")
     p.add_argument("game", type=Path, help="game file (.toml) or game-server JSON (.json)")
     p.add_argument("--xlsx", type=Path, help="write the PAR sheet as an Excel workbook")
     p.add_argument("--server-json", type=Path, help="write the game-server JSON with its SHA-256 checksum")
