@@ -45,7 +45,7 @@ from typing import Any
 
 from mathkit.model.game import Game, PayEntry
 
-__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "digit_value", "scatter_bet"]
+__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "brute_window", "digit_value", "scatter_bet"]
 
 HitKey = tuple[str, str, int]
 
@@ -427,3 +427,21 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
         joint[(total, seen)] += weight
     return BruteSpin(cycle, total_bet, dict(distribution), dict(joint), {k: v for k, v in credits.items() if v},
                      paid_lines, len(paylines))
+
+
+def brute_window(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | None = None,
+                 coins: int | None = None) -> int:
+    """The credits one window pays (reels left to right, rows top to bottom), by the rules above."""
+    coin = game.bet.coins[0] if coins is None else coins
+    n_lines = game.bet.lines if lines is None else lines
+    rules = _Rules(game, coin)
+    total = 0
+    if game.pay_mode == "lines":
+        for rows in game.paylines[:n_lines]:
+            total += rules.line(tuple(window[r][row] for r, row in enumerate(rows)))[0]
+    else:
+        total += sum(win for win, _, _ in rules.ways(window))
+    unit = scatter_bet(game, n_lines, coin)
+    for sp in game.scatter_pays:
+        total += sp.pay(sum(1 for column in window for name in column if name == sp.symbol)) * unit
+    return total

@@ -1,4 +1,5 @@
-"""The ``mathkit`` command line: ``par``, ``simulate``, ``session``, ``tune``, ``check``, ``export``, ``render``.
+"""The ``mathkit`` command line: ``par``, ``simulate``, ``session``, ``tune``, ``check``, ``export``, ``render``,
+``import-lut``, ``import-reels``.
 
 Errors in a game file, a bad argument, an output that cannot be written or a
 computation refused by a resource limit print one message naming the file and
@@ -141,6 +142,8 @@ DELEGATED = {
     "check": ("check", "certification checks"),
     "export": ("export", "XLSX PAR sheet, game-server JSON, diff between two games"),
     "render": ("render", "execute notebooks and write offline HTML"),
+    "import-lut": ("importlut", "read a Stake Engine lookup table as a win distribution: bands, exceedance, sessions"),
+    "import-reels": ("importreels", "write a reel set's strips from a CSV (a column per reel) into a game file"),
 }
 
 

@@ -15,7 +15,13 @@
   strips per reel: counts per symbol and positions, weights, pays, lines, bet,
   features) and Δ RTP (exact), Δ σ, Δ hit frequency.
 
-``mathkit export GAME [--xlsx F] [--server-json F] [--diff OTHER] [--toml F]``
+* :mod:`~mathkit.export.stake` — the Stake Engine files (lookup table, books, ``index.json``) from the
+  round's exact law, checked by :mod:`~mathkit.export.stake_verify` as the RGS checks them; the books'
+  concrete spins come from :mod:`~mathkit.export.witness`; :mod:`~mathkit.export.lut` reads any
+  lookup table back as a law; :mod:`~mathkit.export.reelcsv` writes and reads reel strips as CSV
+  (imported on use: they are not re-exported here).
+
+``mathkit export GAME [--xlsx F] [--server-json F] [--diff OTHER] [--toml F] [--stake DIR] [--reels-csv DIR]``
 (:func:`cli`): ``GAME`` may be a TOML game or a server JSON (checksum verified).
 """
 
