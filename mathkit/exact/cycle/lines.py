@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...errors import ModelError
 from ...laws.law import merge
 from ...model.bounds import check_cost, enumeration_cost
 from ...spin.stops import StopTables
@@ -60,9 +59,6 @@ def joint_counts(t: PayTables, st: StopTables, *, parallel: bool = False) -> Joi
         return joint_counts_ways(t, st)
     cycle = st.cycle
     check_cycle(cycle, st.name)
-    if len(t.entries) > 62:
-        msg = f"{len(t.entries)} pay entries; the distribution kernel handles at most 62"
-        raise ModelError(msg)
     if st.n_reels == 1:
         return _one_reel(t, st)
     plan = line_plan(t, st)
