@@ -33,11 +33,12 @@ from ..laws.stage import Level
 from ..model.game import Game
 from ..round import RoundAnalysis, analyse
 from ..round.compose import as_block
+from .basespin import BaseSpin, base_spin
 from .lines import HIT_FREQUENCY_PER_LINE, line_hit_frequency, lines_by_height, modified_line_hit_frequency
 from .simfigures import entry_figures, with_any_type
 
 __all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
-           "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
+           "BaseSpin", "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
            "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "modified_line_hit_frequency",
            "session_section", "sheet_level"]
 
@@ -136,6 +137,9 @@ class RoundSheet:
     """:data:`HIT_FREQUENCY_PER_LINE` (exact, under the base spin's modifiers too); ``None`` for a ways game."""
     lines_by_height: tuple[tuple[int, int], ...] = ()
     """``(height, lines played)`` of each window height a base spin is drawn at; empty when the height is fixed."""
+    base_spin: BaseSpin | None = None
+    """The base spin's own figures beside the whole play's (:mod:`mathkit.report.basespin`: σ, hit frequency,
+    max win, tails and distribution of the base spin alone, features excluded)."""
     mixed: MixedLaw | None = None
     """The round's win law where a part of it is sampled (:mod:`mathkit.laws.mixture`): its figures, tagged
     ``exact+sampled`` or ``sampled`` with 99% intervals; ``None`` when nothing was sampled."""
@@ -276,7 +280,8 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
             "components": components, "rtp": rtp, "base": base, "features": with_any_type(analysis), "cap": cap_fig,
             "max_win_bounded": analysis.outcome.max_win is not None, **entry_figures(analysis), "level": analysis.level,
             "hit_frequency_per_line": modified_line_hit_frequency(engine) if game.features_of("modifier")
-            else line_hit_frequency(base), "lines_by_height": lines_by_height(engine)}
+            else line_hit_frequency(base), "lines_by_height": lines_by_height(engine),
+            "base_spin": base_spin(analysis.base, bet)}
 
 
 def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
