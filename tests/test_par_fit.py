@@ -177,3 +177,132 @@ def test_seventy_pay_entries_equal_brute_force() -> None:
     assert par.sd.value == pytest.approx(math.sqrt(brute.variance()) / brute.total_bet, rel=1e-14)
     hits = {(e.component, e.entry, e.count): e.hits for e in par.entries if e.hits}
     assert hits == {k: h for k, (h, _) in brute.entries.items()}
+
+
+# ----------------------------------------------------------------------------- B. never nothing
+WIDE_FREE_SPINS = """
+# The smallest free-spin game whose free-spin win distribution does not fit: 100 free spins each paying 0, 1 or
+# 1,000,000 credits spread the feature's win over 10⁸ credits, more than the 2²⁵ points its FFT takes.
+name = "wide free spins"
+pay_mode = "lines"
+default_reels = "base"
+paylines = [[0]]
+
+[bet]
+lines = 1
+coins = [1]
+
+[symbols.S]
+kind = "scatter"
+[symbols.A]
+[symbols.B]
+
+[reels.base]
+rows = 1
+strips = ["S A A B"]
+
+[reels.free]
+rows = 1
+strips = ["A A A B"]
+
+[paytable]
+A = { 1 = 1 }
+B = { 1 = 1000000 }
+
+[free_spins]
+trigger = "S"
+awards = { 1 = 100 }
+reels = "free"
+"""
+
+
+def test_a_free_spin_distribution_too_wide_leaves_out_its_figures_not_the_sheet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Base spin B: S (1/4) pays 0 and starts 100 free spins, A (1/2) pays 1, B (1/4) pays 10⁶.  A free spin X
+    # pays 1 (3/4) or 10⁶ (1/4).  The play W = B + 1{S}·F, F the sum of 100 free spins:
+    # E[W] = 1/2 + 250,000 + 25·E[X] = 26,000,077/4; E[W²] = 1/2 + 10¹²/4 + E[F²]/4, E[F²] = 100·Var X + (100·E[X])².
+    path = tmp_path / "wide.toml"
+    path.write_text(WIDE_FREE_SPINS)
+    ex = Fraction(3, 4) + Fraction(10**6, 4)
+    var_x = Fraction(3, 4) + Fraction(10**12, 4) - ex * ex
+    ew = Fraction(1, 2) + 250_000 + Fraction(1, 4) * 100 * ex
+    ew2 = Fraction(1, 2) + Fraction(10**12, 4) + Fraction(1, 4) * (100 * var_x + (100 * ex) ** 2)
+    assert main(["par", str(path), "--json", "--no-cache"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert Fraction(d["rtp_exact"]) == ew == Fraction(26_000_077, 4)
+    assert d["breakdown_exact"] == {"lines": "500001/2",
+                                    "free spins": str(Fraction(1, 4) * 100 * ex)}
+    assert d["sd"] == pytest.approx(math.sqrt(ew2 - ew * ew), rel=1e-12) and d["provenance"]["sd"] == "exact"
+    assert d["level"] == "moments" and d["hit_frequency"] is None and d["max_win"] is None
+    why = d["hit_frequency_reason"]
+    assert "free_spins" in why and "66,430,125 points" in why and "mathkit simulate" in why
+    assert set(d["not_computed"]) >= {"hit_frequency", "max_win", "p_win_ge", "win_distribution"}
+    assert d["base_spin"]["exact"]["hit_frequency"] == "3/4"  # the base spin's own law still fits
+    assert main(["par", str(path), "--no-cache"]) == 0
+    text = capsys.readouterr().out
+    assert "total                    650001925.000000%   [exact]  = 26000077/4" in text
+    assert "not computed: hit frequency, hit frequency win ge bet, max win" in text
+
+
+def test_a_memory_limit_on_the_free_spin_distribution_keeps_sigma(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # dynasty_small's enumeration takes well under 256 KB; its free-spin distribution (18 retrigger mixes on
+    # 6,750 points) is estimated at 474.8 KB: under MATHKIT_MAX_MEMORY=256K the sheet keeps RTP and σ, exact
+    game = ROOT / "data" / "games" / "dynasty_small.toml"
+    full = build_par(load_game(game))
+    monkeypatch.setenv("MATHKIT_MAX_MEMORY", "256K")
+    assert main(["par", str(game), "--json", "--no-cache"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["level"] == "moments" and Fraction(d["rtp_exact"]) == full.rtp.exact
+    assert d["sd"] == pytest.approx(full.sd.value, rel=1e-12)
+    assert d["hit_frequency"] is None and "MATHKIT_MAX_MEMORY" in d["hit_frequency_reason"]
+    assert d["base_spin"]["exact"]["hit_frequency"] == full.base_spin.hit_frequency.exact_str()  # type: ignore[union-attr]
+
+
+# ----------------------------------------------------------------------------- D. estimates against peaks
+PEAK = r"""
+import dataclasses, json, sys
+from mathkit.gamefile.io import load_game
+from mathkit.laws.stage import SpinModel
+from mathkit.spin.stops import stop_tables
+from mathkit.spin.tables import pay_tables
+from mathkit.exact.cycle import lines, plan
+
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key):
+            return int(line.split()[1]) * 1024
+
+game = load_game(sys.argv[1])
+rs = game.reel_set()
+lines.joint_counts(pay_tables(game), stop_tables(game, SpinModel(rs.name)))  # the kernels loaded, on the game itself
+times = int(sys.argv[2])
+if times > 1:  # every strip repeated: the cycle × times⁵, the symbols' odds the same
+    rs = dataclasses.replace(rs, strips=tuple(s * times for s in rs.strips), weights=None)
+    game = dataclasses.replace(game, reel_sets=(rs,))
+t, st = pay_tables(game), stop_tables(game, SpinModel(rs.name))
+plan.clear()
+before = status("VmRSS")
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # the peak resident size starts again from here
+lines.joint_counts(t, st)
+used = status("VmHWM") - before
+plan.clear()
+print(json.dumps({"used": used, "estimate": lines.enumeration_memory(t, st)}))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc/self/clear_refs")
+@pytest.mark.parametrize(("game", "times"), [("benchmark_5x3", 8), ("three_scatter_5x3", 1), ("heights_3to7", 1)])
+def test_the_enumeration_estimate_is_within_2x_of_its_peak(game: str, times: int) -> None:
+    # the benchmark strips ×8 (2.6·10¹² stops; refused before at an estimate of 5.5 GB), the three-scatter game
+    # (its dense (win, code) table the largest part), the heights game (the tallest window): peak resident
+    # memory of the enumeration alone, measured in a fresh process
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", PEAK, str(ROOT / "data" / "games" / f"{game}.toml"), str(times)],
+                         capture_output=True, text=True, check=True, timeout=300)
+    m = json.loads(out.stdout)
+    assert m["used"] > 4 << 20  # large enough to measure
+    assert m["used"] / 2 <= m["estimate"] <= 2 * m["used"], m

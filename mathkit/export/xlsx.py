@@ -106,6 +106,9 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
             if none:
                 rows.append(["max win (× bet)", "none", "", "", "", "", MAX_WIN_UNBOUNDED])
         rows += [[k.replace("_", " "), "", "", "", "", "", why] for k, why in par.not_computed.items()]
+    elif par.refused:
+        rows.append([f"analysed to the round's {par.level}s: a resource limit refused the rest", "", "", ""])
+        rows += [[k.replace("_", " "), "", "", "", "", "", why] for k, why in par.not_computed.items()]
     else:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
                      "need the round's distribution, which a feature of this game does not give yet", "", "", ""])

@@ -85,8 +85,11 @@ def _exact_law(probs: Mapping[int, Fraction], unit: int) -> WinLaw:
     return WinLaw.from_probs(values, [float(probs[v]) for v in values], unit=unit, method="exact")
 
 
-def base_spin(base: StageLaw, bet: int) -> BaseSpin:
+def base_spin(base: StageLaw, bet: int, plain: WinLaw | None = None) -> BaseSpin:
     """The base spin's own figures from the round's base stage ``base``, per unit of total bet ``bet`` (credits).
+
+    ``plain``: the exact law of the base spin where no modifier changes it (the enumerated spin), for the
+    distribution's figures when the base stage holds none (a round analysed to its moments or means).
 
     Examples
     --------
@@ -118,7 +121,10 @@ def base_spin(base: StageLaw, bet: int) -> BaseSpin:
                "`mathkit simulate` samples the whole play; σ above is exact")
         missing.update(dict.fromkeys(dist_keys, why))
     elif any(b.dist is None for b in branches):
-        missing.update(dict.fromkeys(dist_keys, DISTRIBUTION_NEEDED))
+        if plain is not None and plain.counts is not None:
+            out.update(_distribution_figures(base, [(Fraction(1), plain.with_(unit=bet))], bet))
+        else:
+            missing.update(dict.fromkeys(dist_keys, DISTRIBUTION_NEEDED))
     else:
         out.update(_distribution_figures(base, [(b.p, b.dist) for b in branches if b.dist is not None], bet))
     return BaseSpin(rtp, not_computed=missing, **out)  # type: ignore[arg-type]

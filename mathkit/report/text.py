@@ -173,6 +173,14 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         out["provenance"].update(par.not_computed)
         if par.not_computed:
             out["not_computed"] = dict(par.not_computed)
+    if par.not_computed:  # strict JSON: a figure left out is null, with its reason beside it
+        out["not_computed"] = dict(par.not_computed)
+        out["provenance"].update(par.not_computed)
+        for k, why in par.not_computed.items():
+            if out.get(k, "") is None:
+                out[f"{k}_reason"] = why
+    if par.refused:
+        out["refused"] = par.refused
     if par.sessions is not None:
         out["sessions"] = _section(par.sessions)
     if par.base_spin is not None:
@@ -357,12 +365,19 @@ def par_to_text(par: RoundSheet) -> str:
         w.append(f"  σ per total bet             {sd.value:.6f}   [{sd.method}]")
         w.append("  volatility index            " + "  ".join(f"{k}: {z * sd.value:.4f}" for k, z in Z.items()))
         w.append(f"  ({par.sd_note})")
-        for k in par.not_computed:
+        if par.refused:
+            _left_out_text(par.not_computed, w)
+        for k in par.not_computed if not par.refused else ():
             w.append(f"  {k.replace('_', ' '):<27} {par.not_computed[k]}")
         w.append(_per_line_text(par))
         w.append("")
         if par.mixed is not None:
             _mixed_text(par.mixed, w)
+    elif par.refused:
+        w.append(f"Analysed to the round's {par.level}s (a resource limit refused the rest)")
+        _left_out_text(par.not_computed, w)
+        w.append(_per_line_text(par))
+        w.append("")
     else:
         w.append(f"Analysed to the round's {par.level}s: σ, the hit frequency per spin, max win and the win "
                  "distribution need the round's distribution, which a feature of this game does not give yet")
@@ -390,10 +405,19 @@ def _base_spin_text(b: BaseSpin, w: list[str]) -> None:
         w.append(f"  max win                     {b.max_win.value:,.2f} × bet  ({one_in(b.max_win_probability.value)})")
     for m, f in b.tails.items():
         w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({one_in(f.value)})")
-    for k, why in b.not_computed.items():
-        w.append(f"  {k.replace('_', ' '):<27} not computed: {why}")
+    _left_out_text(b.not_computed, w)
     w.append(f"  ({BASE_SPIN_DEFINITION})")
     w.append("")
+
+
+def _left_out_text(missing: dict[str, str], w: list[str]) -> None:
+    """The figures left out, grouped by their reason: each group named once, then why and how to get them."""
+    groups: dict[str, list[str]] = {}
+    for k, why in missing.items():
+        groups.setdefault(why, []).append(k.replace("_", " "))
+    for why, names in groups.items():
+        w.append(f"  not computed: {', '.join(names)}")
+        w.append(f"    ({why})")
 
 
 def _lines_text(par: RoundSheet) -> str:
@@ -523,8 +547,8 @@ def par_to_csv(par: RoundSheet) -> str:
             out.writerow(["tail", f"p_win_ge_{m}x", f.value, f.exact_str() or "", f.method])
     if par.sd_moments is not None:
         out.writerow(["summary", "sd", par.sd_moments.value, "", par.sd_moments.method])
-        for k, why in par.not_computed.items():
-            out.writerow(["summary", k, "", "", why])
+    for k, why in par.not_computed.items():
+        out.writerow(["summary", k, "", "", why])
     if par.mixed is not None:
         mx = par.mixed
         for k, _, est in mx.rows():
