@@ -249,14 +249,38 @@ def test_a_memory_limit_on_the_free_spin_distribution_keeps_sigma(monkeypatch: p
     # dynasty_small's enumeration takes well under 256 KB; its free-spin distribution (18 retrigger mixes on
     # 6,750 points) is estimated at 474.8 KB: under MATHKIT_MAX_MEMORY=256K the sheet keeps RTP and σ, exact
     game = ROOT / "data" / "games" / "dynasty_small.toml"
-    full = build_par(load_game(game))
     monkeypatch.setenv("MATHKIT_MAX_MEMORY", "256K")
     assert main(["par", str(game), "--json", "--no-cache"]) == 0
     d = json.loads(capsys.readouterr().out)
+    monkeypatch.delenv("MATHKIT_MAX_MEMORY")
+    full = build_par(load_game(game))
     assert d["level"] == "moments" and Fraction(d["rtp_exact"]) == full.rtp.exact
     assert d["sd"] == pytest.approx(full.sd.value, rel=1e-12)
     assert d["hit_frequency"] is None and "MATHKIT_MAX_MEMORY" in d["hit_frequency_reason"]
     assert d["base_spin"]["exact"]["hit_frequency"] == full.base_spin.hit_frequency.exact_str()  # type: ignore[union-attr]
+
+
+def test_an_enumeration_refused_keeps_the_rtp_and_the_paytable() -> None:
+    # under MATHKIT_MAX_MEMORY=64K even dynasty_small's base enumeration (77.6 KB) is refused; its RTP by
+    # component and its paytable come from per-reel counts, no enumeration: the sheet of the round's means
+    # (in a fresh process: an engine in this one may keep the enumeration from an earlier test)
+    import os
+    import subprocess
+    import sys
+
+    game = ROOT / "data" / "games" / "dynasty_small.toml"
+    env = {**os.environ, "MATHKIT_MAX_MEMORY": "64K", "MATHKIT_CACHE": "0"}
+    out = subprocess.run([sys.executable, "-m", "mathkit", "par", str(game), "--json"], capture_output=True, text=True,
+                         env=env, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    full = build_par(load_game(game))
+    assert d["level"] == "mean" and Fraction(d["rtp_exact"]) == full.rtp.exact
+    assert d["breakdown_exact"] == {k: f.exact_str() for k, f in full.components.items()}
+    assert [(e["entry"], e["count"], e["hits"]) for e in d["paytable"]] == [(e.entry, e.count, e.hits)
+                                                                            for e in full.entries]
+    assert d["sd"] is None and "full-cycle enumeration" in d["sd_reason"] and "MATHKIT_MAX_MEMORY=..." in d["sd_reason"]
+    assert d["base_spin"]["sd"] is None and "full-cycle enumeration" in d["base_spin"]["not_computed"]["sd"]
 
 
 # ----------------------------------------------------------------------------- D. estimates against peaks

@@ -274,7 +274,7 @@ def play_rtp(game: Game, reels: str | None = None, *, lines: int | None = None, 
 def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
     """The figures every sheet has: RTP by component, the base spin's paytable, the features, the cap."""
     engine = analysis.engine
-    base = engine.spin_maths(engine.base_model())
+    base = engine.spin_paytable(engine.base_model())  # the paytable needs no enumeration where a limit refuses one
     bet = analysis.total_bet
     components, rtp = _rtp_figures(analysis)
     cap_fig = None if analysis.limit is None else Figure.of(analysis.limit.credits / bet)
@@ -284,7 +284,8 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
             "max_win_bounded": analysis.outcome.max_win is not None, **entry_figures(analysis), "level": analysis.level,
             "hit_frequency_per_line": modified_line_hit_frequency(engine) if game.features_of("modifier")
             else line_hit_frequency(base), "lines_by_height": lines_by_height(engine),
-            "base_spin": base_spin(analysis.base, bet, None if game.features_of("modifier") else base.win_distribution)}
+            "base_spin": base_spin(analysis.base, bet, None if game.features_of("modifier") or base.joint is None
+                                   else base.win_distribution)}
 
 
 def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
@@ -329,7 +330,7 @@ LEFT_OUT = ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_pro
 def left_out_reason(refused: LimitError) -> str:
     """Why a figure is left out and how to get it: the refusal's message and its fix, then sampling."""
     where = f"{refused.field}: " if refused.field else ""
-    fix = refused.fix.rstrip(".") if refused.fix else ""
+    fix = refused.fix
     return (f"left out: {where}{refused.message.rstrip('.')}" + (f"; to get it: {fix}" if fix else "")
             + "; sampled estimates of the whole play: mathkit simulate")
 
