@@ -70,6 +70,10 @@ def test_base_spin_figures_by_hand() -> None:
     assert par.hit_frequency.value == pytest.approx(5 / 32)  # the whole play's, beside it
     assert b.distribution is not None and b.distribution.counts is not None
     assert dict(zip(b.distribution.values.tolist(), b.distribution.counts.tolist(), strict=True)) == {0: 7, 10: 1}
+    from mathkit.dev.render import summary_table  # the reviewer notebooks' sheet
+
+    rows = {r[0]: r[1] for r in summary_table(par).rows}
+    assert rows["base spin alone: hit frequency"] == "12.5000%" and rows["base spin alone: σ per total bet"] == "3.3072"
     text = par_to_text(par)
     assert "Base spin alone (features excluded)" in text
     assert "σ per total bet             3.3072   [exact]" in text
