@@ -300,6 +300,11 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     ``deepest`` analyses the round no deeper than that level (``"mean"``: the RTP by component and the
     features' sections only, a second where the whole sheet of Warlords takes twenty).
 
+    A resource limit (:class:`~mathkit.errors.LimitError`) refusing a figure the RTP does not need leaves the
+    sheet at the deepest level that fits (moments, else means): every figure that fits, and each one left
+    out in :attr:`RoundSheet.not_computed` with the refusal, its fix and ``mathkit simulate``
+    (:attr:`RoundSheet.refused` holds the message); only a refused RTP raises.
+
     Examples
     --------
     >>> from mathkit.gamefile.io import load_game
