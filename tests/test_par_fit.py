@@ -242,6 +242,8 @@ def test_a_free_spin_distribution_too_wide_leaves_out_its_figures_not_the_sheet(
     assert "free_spins" in why and "66,430,125 points" in why and "mathkit simulate" in why
     assert set(d["not_computed"]) >= {"hit_frequency", "max_win", "p_win_ge", "win_distribution"}
     assert d["base_spin"]["exact"]["hit_frequency"] == "3/4"  # the base spin's own law still fits
+    assert main(["par", str(path), "--json", "--no-cache", "--sessions"]) == 0  # a session needs the distribution
+    assert "66,430,125 points" in json.loads(capsys.readouterr().out)["not_computed"]["sessions"]
     assert main(["par", str(path), "--no-cache"]) == 0
     text = capsys.readouterr().out
     assert "total                    650001925.000000%   [exact]  = 26000077/4" in text

@@ -324,7 +324,7 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
         except LimitError as again:
             first = again if level == "mean" else first
             continue
-        return _refused_sheet(analysis, game, first)
+        return _refused_sheet(analysis, game, first, sessions=sessions)
     raise first
 
 
@@ -340,7 +340,7 @@ def left_out_reason(refused: LimitError) -> str:
             + "; sampled estimates of the whole play: mathkit simulate")
 
 
-def _refused_sheet(analysis: RoundAnalysis, game: Game, refused: LimitError) -> RoundSheet:
+def _refused_sheet(analysis: RoundAnalysis, game: Game, refused: LimitError, *, sessions: bool = False) -> RoundSheet:
     """The sheet of a round a resource limit let be analysed only to ``analysis.level``: the figures that fit, and
     every figure left out with the refusal's reason and how to get it (:attr:`RoundSheet.not_computed`)."""
     why = left_out_reason(refused)
@@ -351,6 +351,8 @@ def _refused_sheet(analysis: RoundAnalysis, game: Game, refused: LimitError) -> 
         missing = {k: why for k in (*more.pop("not_computed"), *missing)}
     else:
         missing = {"sd": why, **missing}
+    if sessions:  # a session is played on the whole play's distribution
+        missing["sessions"] = why
     limit = analysis.limit
     common = _common(analysis, game)
     b = common["base_spin"]
