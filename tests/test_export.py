@@ -31,7 +31,7 @@ from mathkit.report.par import build_par
 GAMES = sorted(Path("data/games").rglob("*.toml"))
 BENCH = "data/games/benchmark_5x3.toml"
 CLASSIC = "data/games/classic_3reel.toml"
-SHEETS = ["summary", "reels", "paytable", "features", "distribution", "checks"]
+SHEETS = ["summary", "reels", "paytable", "features", "distribution", "base spin", "checks"]
 
 # A small free-spin game: 3 reels × 4 stops, one line; 3 scatters award 5 free spins at ×2 on 'free'
 # (which shows a scatter on reel 2 only, so there is no retrigger), a fair gamble and a cap.

@@ -30,6 +30,12 @@ def _same(a: object, b: object) -> None:
         x, y = getattr(a, name), getattr(b, name)
         if name in ("base", "distribution", "game"):  # compared by their figures below / by equality
             continue
+        if name == "base_spin" and x is not None:  # the base spin's figures, field by field, and its law
+            _same(x, y)
+            if x.distribution is not None:
+                assert y.distribution.values.tolist() == x.distribution.values.tolist()
+                assert y.distribution.probs.tolist() == x.distribution.probs.tolist()
+            continue
         assert x == y, name
 
 

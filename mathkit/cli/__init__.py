@@ -6,7 +6,8 @@ computation refused by a resource limit print one message naming the file and
 the field, and exit with status 2; nothing prints a traceback unless
 ``--debug`` is given (anywhere on the line) or ``MATHKIT_DEBUG=1`` is set
 (see :func:`mathkit.cli.exits.run`); a broken pipe ends it quietly
-with status 0.
+with status 0.  ``mathkit par`` of a game whose optional figures a limit refuses prints every
+figure that fits and names each one left out, with status 0 (:func:`mathkit.report.par.build_sheet`).
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def _cache(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mathkit", description="Exact slot-game mathematics.",
                                 epilog="Exit status: 0 done, 1 a check or target failed, 2 bad game, argument or output "
-                                       "(or a computation refused by a limit), 3 an internal error. "
+                                       "(or a computation refused by a limit), 3 an internal error; a PAR sheet "
+                                       "with figures a limit left out exits 0 and names each. "
                                        "--debug (anywhere) shows tracebacks.")
     sub = p.add_subparsers(dest="command", required=True)
 

@@ -468,7 +468,8 @@ _NUMBER = re.compile(r"^[-+−]?[\d,]*\.?\d+(e[-+]?\d+)?\s*(%|× bet|pp)?$|^1 in
 
 
 def summary_table(par: Any) -> Table:
-    """The key figures of a :class:`~mathkit.report.par.ParSheet`: RTP and its parts, σ, hit frequencies, tails, cycle."""
+    """The key figures of a :class:`~mathkit.report.par.ParSheet`: RTP and its parts, σ, hit frequencies, tails, the
+    base spin's own RTP, σ and hit frequency (a game with features), cycle."""
     rows: list[tuple[str, str, str]] = []
     for name, f in par.components.items():
         rows.append((f"RTP: {name}", pct(f.value, 6), f.method))
@@ -483,6 +484,13 @@ def summary_table(par: Any) -> Table:
     rows.append(("max win (× bet)", f"{par.max_win.value:,.2f}", par.max_win.method))
     rows.append(("max win odds", one_in(par.max_win_probability.value), par.max_win_probability.method))
     rows += [(f"P(win ≥ {m}× bet)", f"{f.value:.6g}", f.method) for m, f in par.tails.items()]
+    b = getattr(par, "base_spin", None)
+    if b is not None and par.game.features:  # the base spin's own figures beside the whole play's
+        rows.append(("base spin alone: RTP", pct(b.rtp.value, 6), b.rtp.method))
+        if b.sd is not None:
+            rows.append(("base spin alone: σ per total bet", f"{b.sd.value:.4f}", b.sd.method))
+        if b.hit_frequency is not None:
+            rows.append(("base spin alone: hit frequency", pct(b.hit_frequency.value), b.hit_frequency.method))
     rows.append(("cycle (stop combinations)", f"{par.cycle:,}", "exact"))
     lost = par.distribution.lost_mass
     if lost:

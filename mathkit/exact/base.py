@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import LimitError
 from ..laws.law import WinLaw
 from ..laws.stage import SpinModel
 from ..model.game import Game
@@ -54,7 +55,10 @@ class SpinMaths:
     components
         Exact RTP per pay combination (algebraic).
     joint
-        Exact counts of (line win, scatter counts) over the cycle (enumerated).
+        Exact counts of (line win, scatter counts) over the cycle (enumerated); ``None`` when a resource
+        limit refused the enumeration (:meth:`mathkit.round.Engine.spin_paytable`: the paytable and the
+        RTP by combination need none), and then every figure that needs it raises the refusal's
+        :class:`~mathkit.errors.LimitError`.
     """
 
     game: Game
@@ -63,7 +67,9 @@ class SpinMaths:
     coins: int
     tables: PayTables
     components: ComponentRTP
-    joint: JointCounts
+    joint: JointCounts | None
+    refused: LimitError | None = None
+    """Why ``joint`` is ``None``: the enumeration's refusal."""
 
     @property
     def total_bet(self) -> int:
@@ -71,16 +77,23 @@ class SpinMaths:
 
     @property
     def cycle(self) -> int:
-        return self.joint.cycle
+        return self.components.cycle
+
+    @property
+    def counts(self) -> JointCounts:
+        """:attr:`joint`, or the refusal that left it out."""
+        if self.joint is None:
+            raise self.refused or LimitError("the full-cycle enumeration was refused")
+        return self.joint
 
     def scatter_count(self, symbol: str) -> IntArray:
         """Count of scatter ``symbol`` in each cell of the joint table."""
-        return self.joint.digit(symbol)
+        return self.counts.digit(symbol)
 
     @cached_property
     def scatter_win(self) -> IntArray:
         """Scatter credits in each cell of the joint table."""
-        out = np.zeros(len(self.joint.codes), dtype=np.int64)
+        out = np.zeros(len(self.counts.codes), dtype=np.int64)
         for k, s in enumerate(self.tables.scatter_ids):
             counts = self.scatter_count(self.tables.names[s])
             out += self.tables.scatter_pay[k, counts] * self.tables.scatter_credits
@@ -88,8 +101,8 @@ class SpinMaths:
 
     def distribution(self, *, line_multiplier: int = 1, scatter_multiplier: int = 1) -> WinLaw:
         """Exact distribution of the spin's total win (line wins and scatter wins may be multiplied)."""
-        values = self.joint.wins * line_multiplier + self.scatter_win * scatter_multiplier
-        return WinLaw.from_counts(values, self.joint.counts, unit=self.total_bet)
+        values = self.counts.wins * line_multiplier + self.scatter_win * scatter_multiplier
+        return WinLaw.from_counts(values, self.counts.counts, unit=self.total_bet)
 
     @cached_property
     def win_distribution(self) -> WinLaw:

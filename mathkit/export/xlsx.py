@@ -1,7 +1,8 @@
 """The PAR sheet as an Excel workbook: :func:`write_par_xlsx`.
 
 Sheets ``summary``, ``reels``, ``paytable`` (hits, probability, RTP
-contribution), ``features``, ``distribution``, ``checks``; written to a
+contribution), ``features``, ``distribution``, ``base spin`` (the base spin's own figures and win
+distribution, :mod:`mathkit.report.basespin`), ``checks``; written to a
 temporary file in the same folder and renamed, so a crash never leaves half a
 workbook.  Exact values travel as ``"n/d"`` text beside the float; integers
 above 2⁵³ (which Excel would round) are written as text.
@@ -16,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from ..gamefile.io import write_atomic
+from ..laws.law import WinLaw
 from ..laws.mixture import MixedLaw
 from ..laws.provenance import Figure
 from ..model.game import Game
+from ..report.basespin import BASE_SPIN_DEFINITION
 from ..report.par import ParSheet, RoundSheet, Z
 from ..report.text import MAX_WIN_UNBOUNDED, max_win_bounded, shown
 from .server import _frac
@@ -102,6 +105,9 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
                      for k, label, e in par.mixed.rows() if not (none and k in ("max_win", "max_win_probability"))]
             if none:
                 rows.append(["max win (× bet)", "none", "", "", "", "", MAX_WIN_UNBOUNDED])
+        rows += [[k.replace("_", " "), "", "", "", "", "", why] for k, why in par.not_computed.items()]
+    elif par.refused:
+        rows.append([f"analysed to the round's {par.level}s: a resource limit refused the rest", "", "", ""])
         rows += [[k.replace("_", " "), "", "", "", "", "", why] for k, why in par.not_computed.items()]
     else:
         rows.append([f"analysed to the round's {par.level}s: σ, hit frequencies, max win and the win distribution "
@@ -205,12 +211,35 @@ def _mixed_rows(m: MixedLaw) -> list[list[object]]:
     return rows
 
 
+def _base_spin_rows(par: RoundSheet) -> list[list[object]]:
+    """The base spin's own figures (:mod:`mathkit.report.basespin`), then its win distribution."""
+    b = par.base_spin
+    if b is None:
+        return [["no base-spin figures"]]
+    rows: list[list[object]] = [["figure", "value", "exact", "method", "note"],
+                                ["definition", BASE_SPIN_DEFINITION, "", ""], _fig_row("RTP", b.rtp)]
+    for name, f in (("σ per total bet", b.sd), ("hit frequency per spin (spins that pay / spins)", b.hit_frequency),
+                    ("hit frequency (win ≥ bet)", b.hit_frequency_bet), ("max win (× bet)", b.max_win),
+                    ("P(max win)", b.max_win_probability),
+                    *((f"P(win ≥ {m}× bet)", t) for m, t in b.tails.items())):
+        if f is not None:
+            rows.append(_fig_row(name, f))
+    rows += [[k.replace("_", " "), "", "", "", f"not computed: {why}"] for k, why in b.not_computed.items()]
+    if b.distribution is not None:
+        rows += [[], ["the base spin's win distribution"], *_law_rows(b.distribution)]
+    return rows
+
+
 def _distribution_rows(par: RoundSheet) -> list[list[object]]:
     if par.mixed is not None:
         return _mixed_rows(par.mixed)
     if not isinstance(par, ParSheet):
         return [[f"the round is analysed to its {par.level}s: no win distribution"]]
-    d = par.distribution
+    return _law_rows(par.distribution)
+
+
+def _law_rows(d: WinLaw) -> list[list[object]]:
+    """A win law's rows: win, × bet, probability, P(win ≥ this) and, exact, the count."""
     exact = d.exact
     head: list[object] = ["win (credits)", "win (× bet)", "probability", "P(win ≥ this)"]
     rows: list[list[object]] = [head + (["count"] if exact else [])]
@@ -254,6 +283,7 @@ def write_par_xlsx(par: RoundSheet, path: str | Path, *, checks: Sequence[Any] |
         "paytable": _paytable_rows(par),
         "features": _feature_rows(par),
         "distribution": _distribution_rows(par),
+        "base spin": _base_spin_rows(par),
         "checks": [["check", "passed", "detail", "profile"]]
         + [[c.name, "PASS" if c.passed else "FAIL", c.detail, profile] for c in checks],
     }

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from ..errors import ModelError
+from ..errors import LimitError, ModelError
 from ..exact.base import SpinMaths
 from ..laws.law import WinLaw
 from ..laws.mixture import MixedLaw, RoundPart, RouteSample, mix
@@ -33,11 +33,12 @@ from ..laws.stage import Level
 from ..model.game import Game
 from ..round import RoundAnalysis, analyse
 from ..round.compose import as_block
+from .basespin import BaseSpin, base_spin
 from .lines import HIT_FREQUENCY_PER_LINE, line_hit_frequency, lines_by_height, modified_line_hit_frequency
 from .simfigures import entry_figures, with_any_type
 
 __all__ = ["HIT_FREQUENCY_PER_LINE", "HIT_FREQUENCY_PER_SPIN", "SESSION_BANKROLL", "SESSION_SPINS",
-           "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
+           "BaseSpin", "EntryRow", "FeatureSection", "Figure", "ParSheet", "RoundSheet", "Sampler", "Z",
            "build_par", "build_sheet", "decimal_digits", "line_hit_frequency", "modified_line_hit_frequency",
            "session_section", "sheet_level"]
 
@@ -132,10 +133,16 @@ class RoundSheet:
     sd_note: str = ""
     not_computed: dict[str, str] = field(default_factory=dict)
     """Figures a sheet of the round's moments leaves out, each with why and where to get it."""
+    refused: str = ""
+    """The resource limit's refusal that left figures out (:func:`build_sheet`: the sheet is then analysed as deep
+    as the limits let it, and :attr:`not_computed` names each figure left out); empty when none did."""
     hit_frequency_per_line: Figure | None = None
     """:data:`HIT_FREQUENCY_PER_LINE` (exact, under the base spin's modifiers too); ``None`` for a ways game."""
     lines_by_height: tuple[tuple[int, int], ...] = ()
     """``(height, lines played)`` of each window height a base spin is drawn at; empty when the height is fixed."""
+    base_spin: BaseSpin | None = None
+    """The base spin's own figures beside the whole play's (:mod:`mathkit.report.basespin`: σ, hit frequency,
+    max win, tails and distribution of the base spin alone, features excluded)."""
     mixed: MixedLaw | None = None
     """The round's win law where a part of it is sampled (:mod:`mathkit.laws.mixture`): its figures, tagged
     ``exact+sampled`` or ``sampled`` with 99% intervals; ``None`` when nothing was sampled."""
@@ -267,7 +274,7 @@ def play_rtp(game: Game, reels: str | None = None, *, lines: int | None = None, 
 def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
     """The figures every sheet has: RTP by component, the base spin's paytable, the features, the cap."""
     engine = analysis.engine
-    base = engine.spin_maths(engine.base_model())
+    base = engine.spin_paytable(engine.base_model())  # the paytable needs no enumeration where a limit refuses one
     bet = analysis.total_bet
     components, rtp = _rtp_figures(analysis)
     cap_fig = None if analysis.limit is None else Figure.of(analysis.limit.credits / bet)
@@ -276,7 +283,9 @@ def _common(analysis: RoundAnalysis, game: Game) -> dict[str, Any]:
             "components": components, "rtp": rtp, "base": base, "features": with_any_type(analysis), "cap": cap_fig,
             "max_win_bounded": analysis.outcome.max_win is not None, **entry_figures(analysis), "level": analysis.level,
             "hit_frequency_per_line": modified_line_hit_frequency(engine) if game.features_of("modifier")
-            else line_hit_frequency(base), "lines_by_height": lines_by_height(engine)}
+            else line_hit_frequency(base), "lines_by_height": lines_by_height(engine),
+            "base_spin": base_spin(analysis.base, bet, None if game.features_of("modifier") or base.joint is None
+                                   else base.win_distribution)}
 
 
 def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = None, coins: int | None = None,
@@ -291,12 +300,71 @@ def build_sheet(game: Game, reels: str | None = None, *, lines: int | None = Non
     ``deepest`` analyses the round no deeper than that level (``"mean"``: the RTP by component and the
     features' sections only, a second where the whole sheet of Warlords takes twenty).
 
+    A resource limit (:class:`~mathkit.errors.LimitError`) refusing a figure the RTP does not need leaves the
+    sheet at the deepest level that fits (moments, else means): every figure that fits, and each one left
+    out in :attr:`RoundSheet.not_computed` with the refusal, its fix and ``mathkit simulate``
+    (:attr:`RoundSheet.refused` holds the message); only a refused RTP raises.
+
     Examples
     --------
     >>> from mathkit.gamefile.io import load_game
     >>> type(build_sheet(load_game("data/games/classic_3reel.toml"))).__name__
     'ParSheet'
     """
+    try:
+        return _build_sheet(game, reels, lines=lines, coins=coins, parallel=parallel, sessions=sessions,
+                            sampler=sampler, deepest=deepest)
+    except LimitError as refused:
+        first = refused
+    # an optional figure does not fit: every figure that does, and each one left out named with why and how
+    levels: tuple[Level, ...] = ("mean", "moments", "distribution")
+    for level in levels[:levels.index(min(sheet_level(game), deepest, key=levels.index))][::-1]:
+        try:
+            analysis = analyse(game, reels, lines=lines, coins=coins, level=level, parallel=parallel)
+        except LimitError as again:
+            first = again if level == "mean" else first
+            continue
+        return _refused_sheet(analysis, game, first, sessions=sessions)
+    raise first
+
+
+LEFT_OUT = ("hit_frequency", "hit_frequency_win_ge_bet", "max_win", "max_win_probability", "p_win_ge", "win_distribution")
+"""The figures a sheet below the distribution level leaves out (beside σ below the moments)."""
+
+
+def left_out_reason(refused: LimitError) -> str:
+    """Why a figure is left out and how to get it: the refusal's message and its fix, then sampling."""
+    where = f"{refused.field}: " if refused.field else ""
+    fix = refused.fix
+    return (f"left out: {where}{refused.message.rstrip('.')}" + (f"; to get it: {fix}" if fix else "")
+            + "; sampled estimates of the whole play: mathkit simulate")
+
+
+def _refused_sheet(analysis: RoundAnalysis, game: Game, refused: LimitError, *, sessions: bool = False) -> RoundSheet:
+    """The sheet of a round a resource limit let be analysed only to ``analysis.level``: the figures that fit, and
+    every figure left out with the refusal's reason and how to get it (:attr:`RoundSheet.not_computed`)."""
+    why = left_out_reason(refused)
+    more: dict[str, Any] = {}
+    missing = dict.fromkeys(LEFT_OUT, why)
+    if analysis.level == "moments":
+        more = _moment_figures(analysis)
+        missing = {k: why for k in (*more.pop("not_computed"), *missing)}
+    else:
+        missing = {"sd": why, **missing}
+    if sessions:  # a session is played on the whole play's distribution
+        missing["sessions"] = why
+    limit = analysis.limit
+    common = _common(analysis, game)
+    b = common["base_spin"]
+    if b is not None:
+        common["base_spin"] = replace(b, not_computed={k: why for k in b.not_computed})
+    return RoundSheet(**common, cap_probability=limit.p if limit else None,
+                      cap_probability_bound=bool(limit and limit.p_is_bound), **more, not_computed=missing,
+                      refused=str(refused))
+
+
+def _build_sheet(game: Game, reels: str | None, *, lines: int | None, coins: int | None, parallel: bool,
+                 sessions: bool, sampler: Sampler | None, deepest: Level) -> RoundSheet:
     levels: tuple[Level, ...] = ("mean", "moments", "distribution")
     level = min(sheet_level(game), deepest, key=levels.index)
     analysis = None

@@ -11,6 +11,7 @@ from typing import Any
 from ..gamefile.io import write_atomic
 from ..laws.mixture import RESOLUTION, Estimate, MixedLaw
 from ..laws.provenance import FeatureSection, Figure
+from .basespin import BASE_SPIN_DEFINITION, BaseSpin
 from .par import HIT_FREQUENCY_PER_LINE, HIT_FREQUENCY_PER_SPIN, RANGE_SPINS, ParSheet, RoundSheet, Z
 from .strict import reason
 
@@ -172,8 +173,18 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         out["provenance"].update(par.not_computed)
         if par.not_computed:
             out["not_computed"] = dict(par.not_computed)
+    if par.not_computed:  # strict JSON: a figure left out is null, with its reason beside it
+        out["not_computed"] = dict(par.not_computed)
+        out["provenance"].update(par.not_computed)
+        for k, why in par.not_computed.items():
+            if out.get(k, "") is None:
+                out[f"{k}_reason"] = why
+    if par.refused:
+        out["refused"] = par.refused
     if par.sessions is not None:
         out["sessions"] = _section(par.sessions)
+    if par.base_spin is not None:
+        out["base_spin"] = _base_spin_dict(par.base_spin)
     if par.declared_rtp is not None:
         out["declared_rtp"] = float(par.declared_rtp)
     if par.cap is not None:
@@ -187,6 +198,26 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
         out["lost_mass"] = par.distribution.lost_mass
     if par.mixed is not None:  # last: P(cap) is the mixed law's P(W ≥ cap) (or its bound)
         _mixed_dict(par.mixed, out, bounded=max_win_bounded(par))
+    return out
+
+
+def _opt(f: Figure | None) -> Any:
+    return None if f is None else f.value
+
+
+def _base_spin_dict(b: BaseSpin) -> dict[str, Any]:
+    """The base spin's own figures (``base_spin`` in the JSON): plain numbers, exact values, methods, what is left out."""
+    figs = {"rtp": b.rtp, "sd": b.sd, "hit_frequency": b.hit_frequency, "hit_frequency_win_ge_bet": b.hit_frequency_bet,
+            "max_win": b.max_win, "max_win_probability": b.max_win_probability}
+    out: dict[str, Any] = {k: _opt(f) for k, f in figs.items()}
+    out["p_win_ge"] = {f"{m}x": f.value for m, f in b.tails.items()} or None
+    out["exact"] = {k: f.exact_str() for k, f in figs.items() if f is not None and f.exact is not None}
+    out["provenance"] = {k: f.method for k, f in figs.items() if f is not None}
+    if b.tails:
+        out["provenance"]["p_win_ge"] = next(iter(b.tails.values())).method
+    if b.not_computed:
+        out["not_computed"] = dict(b.not_computed)
+    out["definition"] = BASE_SPIN_DEFINITION
     return out
 
 
@@ -334,19 +365,59 @@ def par_to_text(par: RoundSheet) -> str:
         w.append(f"  σ per total bet             {sd.value:.6f}   [{sd.method}]")
         w.append("  volatility index            " + "  ".join(f"{k}: {z * sd.value:.4f}" for k, z in Z.items()))
         w.append(f"  ({par.sd_note})")
-        for k in par.not_computed:
+        if par.refused:
+            _left_out_text(par.not_computed, w)
+        for k in par.not_computed if not par.refused else ():
             w.append(f"  {k.replace('_', ' '):<27} {par.not_computed[k]}")
         w.append(_per_line_text(par))
         w.append("")
         if par.mixed is not None:
             _mixed_text(par.mixed, w)
+    elif par.refused:
+        w.append(f"Analysed to the round's {par.level}s (a resource limit refused the rest)")
+        _left_out_text(par.not_computed, w)
+        w.append(_per_line_text(par))
+        w.append("")
     else:
         w.append(f"Analysed to the round's {par.level}s: σ, the hit frequency per spin, max win and the win "
                  "distribution need the round's distribution, which a feature of this game does not give yet")
         w.append(_per_line_text(par))
         w.append("")
+    if par.base_spin is not None and g.features:
+        _base_spin_text(par.base_spin, w)
     _tables_text(par, w)
     return "\n".join(w) + "\n"
+
+
+def _base_spin_text(b: BaseSpin, w: list[str]) -> None:
+    """The base spin's own figures beside the whole play's (printed for a game with features)."""
+    w.append("Base spin alone (features excluded)")
+    w.append(f"  RTP                         {pct(b.rtp.value, 6)}   [{b.rtp.method}]")
+    if b.sd is not None:
+        w.append(f"  σ per total bet             {b.sd.value:.4f}   [{b.sd.method}]")
+    if b.hit_frequency is not None:
+        w.append(f"  hit frequency per spin      {pct(b.hit_frequency.value)}  ({one_in(b.hit_frequency.value)})"
+                 f"   [{b.hit_frequency.method}]")
+    if b.hit_frequency_bet is not None:
+        w.append(f"  hit frequency (win ≥ bet)   {pct(b.hit_frequency_bet.value)}  "
+                 f"({one_in(b.hit_frequency_bet.value)})")
+    if b.max_win is not None and b.max_win_probability is not None:
+        w.append(f"  max win                     {b.max_win.value:,.2f} × bet  ({one_in(b.max_win_probability.value)})")
+    for m, f in b.tails.items():
+        w.append(f"  P(win ≥ {m:>4}× bet)          {f.value:.6g}  ({one_in(f.value)})")
+    _left_out_text(b.not_computed, w)
+    w.append(f"  ({BASE_SPIN_DEFINITION})")
+    w.append("")
+
+
+def _left_out_text(missing: dict[str, str], w: list[str]) -> None:
+    """The figures left out, grouped by their reason: each group named once, then why and how to get them."""
+    groups: dict[str, list[str]] = {}
+    for k, why in missing.items():
+        groups.setdefault(why, []).append(k.replace("_", " "))
+    for why, names in groups.items():
+        w.append(f"  not computed: {', '.join(names)}")
+        w.append(f"    ({why})")
 
 
 def _lines_text(par: RoundSheet) -> str:
@@ -476,8 +547,8 @@ def par_to_csv(par: RoundSheet) -> str:
             out.writerow(["tail", f"p_win_ge_{m}x", f.value, f.exact_str() or "", f.method])
     if par.sd_moments is not None:
         out.writerow(["summary", "sd", par.sd_moments.value, "", par.sd_moments.method])
-        for k, why in par.not_computed.items():
-            out.writerow(["summary", k, "", "", why])
+    for k, why in par.not_computed.items():
+        out.writerow(["summary", k, "", "", why])
     if par.mixed is not None:
         mx = par.mixed
         for k, _, est in mx.rows():
@@ -490,6 +561,15 @@ def par_to_csv(par: RoundSheet) -> str:
         for row in mx.route_rows():
             out.writerow(["sampled_route", row["route"], row["draws"], row["probability_exact"],
                           f"{row['how']}; seed {row['seed']}; {row['rounds_played']} rounds"])
+    if par.base_spin is not None:
+        bs = par.base_spin
+        for k, fig in (("rtp", bs.rtp), ("sd", bs.sd), ("hit_frequency", bs.hit_frequency),
+                       ("hit_frequency_win_ge_bet", bs.hit_frequency_bet), ("max_win_x_bet", bs.max_win),
+                       *((f"p_win_ge_{m}x", t) for m, t in bs.tails.items())):
+            if fig is not None:
+                out.writerow(["base_spin", k, fig.value, fig.exact_str() or "", fig.method])
+        for k, why in bs.not_computed.items():
+            out.writerow(["base_spin", k, "", "", why])
     if par.sessions is not None:
         for k, f in par.sessions.figures:
             out.writerow(["sessions", k, shown(k, f), f.exact_str() or "", f.method])

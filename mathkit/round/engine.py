@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ModelError, located
+from ..errors import LimitError, ModelError, located
 from ..exact.base import SpinMaths
 from ..exact.components import forced_line_credits, spin_rtp
 from ..exact.cycle import JointCounts, joint_counts
@@ -266,6 +266,17 @@ class Engine:
             return SpinMaths(self._game, model.reels, lines, self._coins, t, spin_rtp(t, st), jc)
 
         return self._spin_once(("spin", model.reels, lines), model.reels, compute)
+
+    def spin_paytable(self, model: SpinModel) -> SpinMaths:
+        """:meth:`spin_maths`, or where a resource limit refuses its enumeration, the plain spin's paytable and RTP by
+        combination (per-reel algebra) with no joint counts (:attr:`~mathkit.exact.base.SpinMaths.refused` says why)."""
+        try:
+            return self.spin_maths(model)
+        except LimitError as refused:
+            lines = self._lines_of(model)
+            plain = SpinModel(model.reels, lines=lines)
+            t, st = self.tables(plain), self.stops(plain)
+            return SpinMaths(self._game, model.reels, lines, self._coins, t, spin_rtp(t, st), None, refused)
 
     def _enumerate(self, model: SpinModel, digits: tuple[str, ...]) -> JointCounts:
         """Exact joint counts of (line win + extra win, observation code) of ``model``.
