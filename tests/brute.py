@@ -25,6 +25,9 @@ The rules (as stated in :mod:`mathkit.spin.evaluate`)
 * A scatter counts anywhere in the window and pays, for the largest declared
   count not above the count shown, that multiple of the total bet — or of the
   line bet (the coins per line) when the game says ``scatter_unit = "line_bet"``.
+* A wild that lists a scatter in ``counts_as_scatter`` is counted as that
+  scatter too, wherever it shows: the count that pays, and the count a feature
+  reads (the scatter's digit), are scatters plus those wilds.
 
 Hit keys are ``(component, entry name, paytable count)`` where the paytable
 count is the largest declared count not above the run (or the number of
@@ -45,7 +48,7 @@ from typing import Any
 
 from mathkit.model.game import Game, PayEntry
 
-__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "digit_value", "scatter_bet"]
+__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "digit_value", "scatter_bet", "scatter_shown"]
 
 HitKey = tuple[str, str, int]
 
@@ -103,6 +106,19 @@ def scatter_bet(game: Game, lines: int, coins: int) -> int:
     if game.scatter_unit == "line_bet":
         return coins
     return game.bet.total_bet(lines, coins)
+
+
+def scatter_shown(game: Game, scatter: str, column: tuple[str, ...]) -> int:
+    """How many cells of ``column`` count as scatter ``scatter``: the scatter, and every wild listing it."""
+    n = 0
+    for name in column:
+        if name == scatter:
+            n += 1
+            continue
+        for s in game.symbols:
+            if s.name == name and s.kind == "wild" and scatter in s.counts_as_scatter:
+                n += 1
+    return n
 
 
 def _largest_declared(counts: list[int], n: int) -> int:
@@ -263,7 +279,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
         scatter_total = 0
         shown = []
         for sp in game.scatter_pays:
-            count = sum(1 for column in window for name in column if name == sp.symbol)
+            count = sum(scatter_shown(game, sp.symbol, column) for column in window)
             shown.append(count)
             win = sp.pay(count) * scatter_unit
             if win > 0:
@@ -317,9 +333,12 @@ class BruteSpin:
         return second - mean * mean
 
 
-def digit_value(name: str, reel: int, column: tuple[str, ...], symbols: set[str]) -> int:
-    """The built-in digits, written out: ``SYMBOL`` counts it in the column, ``SYMBOL@r`` its rows on reel ``r``."""
+def digit_value(name: str, reel: int, column: tuple[str, ...], symbols: set[str], game: Game | None = None) -> int:
+    """The built-in digits, written out: ``SYMBOL`` counts it in the column (a scatter with the wilds counting
+    as it, when ``game`` is given), ``SYMBOL@r`` its rows on reel ``r``."""
     if name in symbols:
+        if game is not None and game.symbol(name).kind == "scatter":
+            return scatter_shown(game, name, column)
         return sum(1 for s in column if s == name)
     sym, _, r = name.rpartition("@")
     if int(r) - 1 != reel:
@@ -355,7 +374,7 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
     read_as = dict(model.remap)
 
     def value(name: str, reel: int, column: tuple[str, ...]) -> int:
-        return custom[name](reel, column) if name in custom else digit_value(name, reel, column, names)
+        return custom[name](reel, column) if name in custom else digit_value(name, reel, column, names, game)
 
     # every stop of every reel: (weight, the column shown, the column read, its digit values, its scatter counts)
     reel_stops = []
@@ -373,7 +392,7 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
                 read = tuple(read_as.get(s, s) for s in shown)
                 seen = tuple(value(d, r, shown) for d in digits)
                 extras = tuple(value(d, r, shown) for _, d, _ in model.extra)
-                counts = tuple(sum(1 for s in shown if s == sp.symbol) for sp in game.scatter_pays)
+                counts = tuple(scatter_shown(game, sp.symbol, shown) for sp in game.scatter_pays)
                 factors = tuple((value(a, r, shown), value(b, r, shown)) for _, a, b, _ in model.products)
                 stops.append((weight, read, seen, extras, counts, factors))
         reel_stops.append(stops)

@@ -210,7 +210,7 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     b = Builder(game.name, t.names, seqs, t.total_bet, stake.lines, tuple(rs.name for rs in game.reel_sets),
                 instant=instant, held=held, line_name="ways" if t.ways else "lines", scatters=bool(paying))
     for sp in paying:  # the scatter pays read the first digits
-        b.digit(b.symbols((sp.symbol,), f"{game.name}: scatter pays"))
+        b.digit(b.symbols(game.scatter_counted(sp.symbol), f"{game.name}: scatter pays"))
     variants = _variants(game, tables)
     for i, v in enumerate(variants):
         b.variant(v.reels or base_reels, v.rows, v.lines, v.forced, v.label, f"{game.name}: base variant {i}")

@@ -19,6 +19,8 @@ Rules
   multiplier counts as that many positions); every entry pays independently.
 * Scatters count anywhere in the window and pay a multiple of the total bet (or of the
   line bet, the coins per line, in a game that declares ``scatter_unit = "line_bet"``).
+  A wild declared to count as a scatter (``counts_as_scatter``) adds to that scatter's
+  count wherever it shows, as a scatter does.
 * A multiplier symbol (a regular symbol with a multiplier) counts as itself and multiplies
   the runs it is part of exactly as a wild's multiplier does; an entry declared ``flat``
   (like a wild's own combination) is never multiplied.  The highest of the multiplied
@@ -229,7 +231,8 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
                 wins.append(LineWin(li, t.entries[e], int(t.key[e, n]), int(win)))
     scat: list[ScatterWin] = []
     for k, s in enumerate(t.scatter_ids):
-        count = int(sum(1 for r in range(len(window)) for k2 in range(rows[r]) if ids[r, k2] == s))
+        counted = game.scatter_counted(t.names[s])  # the scatter and the wilds that count as it
+        count = int(sum(1 for col in window for name in col if name in counted))
         pay = int(t.scatter_pay[k, count]) * t.scatter_credits
         if pay:
             scat.append(ScatterWin(t.names[s], count, pay))
