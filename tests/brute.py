@@ -16,6 +16,9 @@ The rules (as stated in :mod:`mathkit.spin.evaluate`)
   multiplier, or a multiplier symbol's (a regular symbol with a multiplier: it
   counts only as itself, in its own entry and the mixed groups listing it); a
   wild's own combination, and an entry declared flat, are never multiplied.
+* With ``multiplier_rule = "once"`` the run is paid times the largest factor among
+  its symbols, once, instead of their product.  A wild's own entry declared
+  ``multiplied`` is paid times its wilds' factors like any other entry.
 * Only the highest win of a line is paid; ties go to the entry listed first.
 * Ways: for each entry, the ways are the product, over consecutive reels from
   reel 1, of the number of window positions counting towards it (a wild with
@@ -24,7 +27,9 @@ The rules (as stated in :mod:`mathkit.spin.evaluate`)
   wild counts on a reel when it substitutes for one of that reel's symbols.
 * A scatter counts anywhere in the window and pays, for the largest declared
   count not above the count shown, that multiple of the total bet — or of the
-  line bet (the coins per line) when the game says ``scatter_unit = "line_bet"``.
+  line bet (the coins per line) when the game says ``scatter_unit = "line_bet"``, or
+  with ``scatter_unit = "credits"`` that many credits at a total bet of
+  ``scatter_bet``, scaled to the total bet played.
 * A wild that lists a scatter in ``counts_as_scatter`` is counted as that
   scatter too, wherever it shows: the count that pays, and the count a feature
   reads (the scatter's digit), are scatters plus those wilds.
@@ -102,9 +107,15 @@ class BruteResult:
 
 
 def scatter_bet(game: Game, lines: int, coins: int) -> int:
-    """Credits one unit of scatter pay is worth: the line bet (the coins on one line) or the total bet."""
+    """Credits one unit of scatter pay is worth: the line bet (the coins on one line; in a ways game the coins per
+    bet unit), the total bet, or — pays written in credits at a total bet of ``scatter_bet`` — the bet played over it."""
     if game.scatter_unit == "line_bet":
         return coins
+    if game.scatter_unit == "credits":
+        assert game.scatter_bet is not None
+        unit = Fraction(game.bet.total_bet(lines, coins), game.scatter_bet)
+        assert unit.denominator == 1, "the game promises whole credits"
+        return int(unit)
     return game.bet.total_bet(lines, coins)
 
 
@@ -147,8 +158,18 @@ class _Rules:
         return len(entry.symbols) == 1 and self.kind[entry.symbols[0]] == "wild"
 
     def is_flat(self, entry: PayEntry) -> bool:
-        """The entry is paid without multipliers: a wild's own combination, or declared flat."""
-        return entry.flat or self.is_own(entry)
+        """The entry is paid without multipliers: a wild's own combination (unless declared multiplied), or flat."""
+        return entry.flat or (self.is_own(entry) and not entry.multiplied)
+
+    def factor(self, names: list[str]) -> int:
+        """The factor a run of ``names`` is paid by: the product of its symbols' multipliers, or with
+        ``multiplier_rule = "once"`` the largest of them, once."""
+        if self.game.multiplier_rule == "once":
+            return max([self.multiplier[n] for n in names], default=1)
+        out = 1
+        for n in names:
+            out *= self.multiplier[n]
+        return out
 
     def counts_towards(self, entry: PayEntry, name: str, reel: int) -> bool:
         """Whether symbol ``name`` on ``reel`` (0-based) counts towards ``entry``.
@@ -183,15 +204,13 @@ class _Rules:
         best_win, best_entry, best_run = 0, None, 0
         for entry in self.game.line_pays:
             run = 0
-            mult = 1
             for reel, name in enumerate(seq):
                 if not self.counts_towards(entry, name, reel):
                     break
                 run += 1
-                mult *= self.multiplier[name]
             win = self.pay(entry, run)
             if not self.is_flat(entry):
-                win *= mult
+                win *= self.factor(list(seq[:run]))
             if win > best_win:
                 best_win, best_entry, best_run = win, entry, run
         return best_win, best_entry, best_run

@@ -121,6 +121,59 @@ def test_counts_as_scatter_round_trip_and_errors() -> None:
         loads_game(text.replace('[symbols.A]\nkind = "regular"', '[symbols.A]\nkind = "regular"\ncounts_as_scatter = ["S"]'))
 
 
+# ----------------------------------------------------------------------------- 2. wild multipliers, stacking or not
+def game_wild_x2(rule: str = "stack", multiplied: bool = False) -> Game:
+    """3 reels × 1 row, every strip ``A W`` (8 outcomes), one line; W wild ×2 for A with its own pays.
+
+    A {3: 10}; W {3: 100} (``multiplied``: its own run × the wilds' factors).
+    """
+    strip = ("A", "W")
+    return Game(
+        name="wild x2",
+        symbols=(Symbol("A"), Symbol("W", "wild", ("A",), (), True, 2)),
+        reel_sets=(ReelSet("base", (strip, strip, strip), (1, 1, 1)),),
+        line_pays=(PayEntry("A", ("A",), ((3, (10,)),)), PayEntry("W", ("W",), ((3, (100,)),), multiplied=multiplied)),
+        bet=Bet(1),
+        paylines=((0, 0, 0),),
+        multiplier_rule=rule,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(("rule", "multiplied", "dist"), [
+    # w = #W: A A A pays 10; a run with w wilds pays 10 × 2^w stacking, 10 × 2 once (w ≥ 1);
+    # W W W pays the better of the A run (10 × 8 stacking, 10 × 2 once) and its own 100 (× 8 stacking,
+    # × 2 once when multiplied).  Weights: w = 0: 1, 1: 3, 2: 3, 3: 1.
+    ("stack", False, {10: 1, 20: 3, 40: 3, 100: 1}),   # 290 credits
+    ("once", False, {10: 1, 20: 6, 100: 1}),           # 230
+    ("stack", True, {10: 1, 20: 3, 40: 3, 800: 1}),    # 990
+    ("once", True, {10: 1, 20: 6, 200: 1}),            # 330
+])
+def test_wild_multipliers_stacking_or_not_hand_derived(rule: str, multiplied: bool, dist: dict[int, int]) -> None:
+    game = game_wild_x2(rule, multiplied)
+    validate_game(game)
+    credits = sum(w * n for w, n in dist.items())
+    assert brute_force(game).distribution == dist
+    assert component_rtp(game).rtp() == Fraction(credits, 8)
+    par = build_par(game)
+    assert {int(v): int(c) for v, c in zip(par.distribution.values, par.distribution.counts, strict=True)} == dist
+    mean = Fraction(credits, 8)
+    assert par.distribution.variance() == Fraction(sum(w * w * n for w, n in dist.items()), 8) - mean * mean
+
+
+def test_multiplier_rule_round_trip_and_errors() -> None:
+    game = game_wild_x2("once", True)
+    text = dump_game(game)
+    assert 'multiplier_rule = "once"' in text and "multiplied = true" in text and loads_game(text) == game
+    with pytest.raises(GameError, match=r"multiplier_rule.*unknown multiplier rule"):
+        loads_game(text.replace('multiplier_rule = "once"', 'multiplier_rule = "twice"'))
+    with pytest.raises(GameError, match=r"paytable\.A\.multiplied.*a wild's own combination"):
+        loads_game(text.replace("[paytable.A]\n", "[paytable.A]\nmultiplied = true\n"))
+    ways = dataclasses.replace(game, pay_mode="ways", paylines=(), line_pays=game.line_pays[:1],
+                               symbols=(Symbol("A"), Symbol("W", "wild", ("A",), (), False, 2)))
+    with pytest.raises(GameError, match=r"multiplier_rule.*ways game"):
+        validate_game(ways)
+
+
 # ----------------------------------------------------------------------------- random small games
 @st.composite
 def land_games(draw: st.DrawFn, mode: str, *, as_scatter: bool = False, rule: str = "stack",
@@ -134,7 +187,8 @@ def land_games(draw: st.DrawFn, mode: str, *, as_scatter: bool = False, rule: st
     n_reels = draw(st.integers(3, 5))
     rows = tuple(draw(st.integers(1, 3)) for _ in range(n_reels))
     regular = [f"S{i}" for i in range(draw(st.integers(2, 4)))]
-    symbols = [Symbol(name) for name in regular]
+    symbols = [Symbol(name, multiplier=draw(st.sampled_from([1, 1, 2, 3])) if mode == "lines" and i == 0 else 1)
+               for i, name in enumerate(regular)]
     scatters = [f"SC{i}" for i in range(draw(st.integers(1 if as_scatter else 0, 2)))]
     wilds = []
     for i in range(draw(st.integers(1 if as_scatter or multiplied else 0, 2))):
@@ -188,6 +242,8 @@ def land_games(draw: st.DrawFn, mode: str, *, as_scatter: bool = False, rule: st
 def cases(draw: st.DrawFn, mode: str, **kw: object) -> tuple[Game, int | None, int]:
     game = draw(land_games(mode, **kw))  # type: ignore[arg-type]
     lines = draw(st.integers(1, len(game.paylines))) if mode == "lines" and draw(st.booleans()) else None
+    if lines is not None and game.scatter_unit == "credits" and lines % (game.scatter_bet or 1):
+        lines = None  # a bet the credits do not divide is refused (test_scatter_units_round_trip_and_errors)
     return game, lines, draw(st.sampled_from(game.bet.coins))
 
 
@@ -217,8 +273,20 @@ def test_wilds_counting_as_scatters_equal_brute_force(case: tuple[Game, int | No
     assert_engine_equals_brute((game, lines, coins))
 
 
+@PROPERTY
+@given(cases("lines", rule="once", multiplied=True))
+def test_wild_multipliers_not_stacking_equal_brute_force(case: tuple[Game, int | None, int]) -> None:
+    assert_engine_equals_brute(case)
+
+
+@PROPERTY
+@given(cases("lines", rule="stack", multiplied=True))
+def test_wild_multipliers_stacking_with_multiplied_own_runs_equal_brute_force(case: tuple[Game, int | None, int]) -> None:
+    assert_engine_equals_brute(case)
+
+
 # ----------------------------------------------------------------------------- the shipped examples
-EXAMPLES = ["wild_scatter_5x3.toml"]
+EXAMPLES = ["wild_scatter_5x3.toml", "multiplier_wilds_3reel.toml"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -601,6 +601,12 @@ class Game:
     def scatters(self) -> tuple[Symbol, ...]:
         return tuple(s for s in self.symbols if s.is_scatter)
 
+    @property
+    def evaluation_rules(self) -> tuple[Any, ...]:
+        """The game-wide options of the pay rules (scatter unit and bet, multiplier rule, ways rules): part of
+        what any figure computed from the pay rules depends on (caches key on it with the symbols and pays)."""
+        return (self.scatter_unit, self.scatter_bet, self.multiplier_rule, self.all_wild_ways, self.void_ways_at_wilds)
+
     def scatter_counted(self, scatter: str) -> tuple[str, ...]:
         """The symbols counted as scatter ``scatter``: itself, then the wilds declared to count as it.
 

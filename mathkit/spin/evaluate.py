@@ -12,7 +12,10 @@ Rules
   itself, a member of a mixed group, or a wild that substitutes for one).
 * The run pays the entry's pay for the largest declared count not above the
   run, times the product of the multipliers of the wilds in the run (a wild's
-  own combination is never multiplied).
+  own combination is never multiplied, unless its entry says ``multiplied``).
+  A game with ``multiplier_rule = "once"`` applies the largest factor of the run
+  once instead of their product: its factors are stored negated in
+  ``PayTables.mult`` (a negative factor combines by maximum, a positive one by product).
 * Only the highest win per line is paid; ties go to the entry listed first.
 * Ways: for each entry, the ways are the product over consecutive reels from
   the left of the number of window positions counting towards it (a wild
@@ -73,7 +76,11 @@ def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: np
             if not match[e, s]:
                 break
             n += 1
-            m *= mult[s]
+            f = mult[s]
+            if f < 0:  # a factor that does not stack (multiplier_rule = "once"): the run's largest applies once
+                m = max(m, -f)
+            else:
+                m *= f
         v = pay[e, n]
         if v > 0 and not own[e]:
             v *= m

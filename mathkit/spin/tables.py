@@ -50,7 +50,8 @@ class PayTables:
         ``flat`` (no multiplier of the symbols in its run applies).
     mult
         ``mult[s]``: the factor symbol ``s`` applies to a run it is part of: a wild's
-        multiplier, a multiplier symbol's (1 for other symbols).
+        multiplier, a multiplier symbol's (1 for other symbols).  Negated (``-m``) in a game
+        whose factors do not stack (``multiplier_rule = "once"``): the run's largest applies once.
     scatter_ids, scatter_pay, scatter_key
         Every scatter symbol (paying or not, e.g. a feature trigger); ``scatter_pay[k, c]``: the
         multiple of the total bet for ``c`` of them; ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
@@ -147,13 +148,14 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     """
     n_lines, c = check_bet(game, lines, coins)  # the bounds contract: lines within the paylines, coins an option
     window = max(sum(rs.rows) for rs in game.reel_sets)
-    rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels)
+    rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels,
+             game.evaluation_rules)
     return _pay_tables(rules, window, n_lines, c, game.scatter_credits(n_lines, c))
 
 
 @lru_cache(maxsize=64)
 def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatter_credits: int) -> PayTables:
-    symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels = rules
+    symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels, (_, _, rule, _all_wild, _void_at) = rules
     reel_ids = ordered_ids(symbols, line_pays, n_reels)
     names = tuple(s.name for s in symbols)
     sid = {n: i for i, n in enumerate(names)}
@@ -169,7 +171,7 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
     wilds = [s for s in symbols if s.is_wild]
     for e, entry in enumerate(line_pays):
         wild_own = len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild
-        own[e] = wild_own or entry.flat
+        own[e] = (wild_own and not entry.multiplied) or entry.flat
         for r in range(n_reels):  # what counts on reel r: the reel's members, and the wilds substituting for one
             members = set(entry.members(r))
             for s in members:
@@ -181,9 +183,10 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
             pay[e, n] = entry.pay(n, c, coin_index)
             key[e, n] = max((k for k in entry.counts if k <= n), default=0)
     mult = np.ones(match.shape[1], dtype=np.int64)
+    once = rule == "once"  # factors that do not stack are stored negated: the line rule takes their largest
     for sym in symbols:  # wilds and multiplier symbols (1 elsewhere), on every reel
         if sym.is_wild or sym.is_multiplier:
-            mult[lid[:, sid[sym.name]]] = sym.multiplier
+            mult[lid[:, sid[sym.name]]] = -sym.multiplier if once and sym.multiplier > 1 else sym.multiplier
     # every scatter symbol is counted (a trigger may have no pays of its own), in symbol order
     scatter_names = [s.name for s in symbols if s.is_scatter]
     pays_of = {sp.symbol: sp for sp in scatter_pays}

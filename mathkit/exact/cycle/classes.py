@@ -42,7 +42,11 @@ def _prefix_states_table(alph: IntArray, alen: IntArray, k: int, match: npt.NDAr
                 if not match[e, s]:
                     break
                 n += 1
-                m *= mult[s]
+                f = mult[s]
+                if f < 0:  # a factor that does not stack: the largest so far (mathkit.spin.evaluate.line_win)
+                    m = max(m, -f)
+                else:
+                    m *= f
             if n == k:
                 alive |= np.int64(1) << np.int64(e)
                 m_all = m
