@@ -23,6 +23,8 @@ The rules (as stated in :mod:`mathkit.spin.evaluate`)
 * Ways: for each entry, the ways are the product, over consecutive reels from
   reel 1, of the number of window positions counting towards it (a wild with
   multiplier m counts as m positions); every entry pays independently.
+* With ``all_wild_ways = "void"`` a way whose every cell is a wild pays nothing;
+  with ``void_ways_at_wilds = n`` a window showing n wilds or more pays no way.
 * A reel-ordered entry names per reel the symbols that count on that reel; a
   wild counts on a reel when it substitutes for one of that reel's symbols.
 * A scatter counts anywhere in the window and pays, for the largest declared
@@ -216,17 +218,32 @@ class _Rules:
         return best_win, best_entry, best_run
 
     def ways(self, window: tuple[tuple[str, ...], ...]) -> list[tuple[int, PayEntry, int]]:
-        """``(win, entry, run)`` for every entry that pays in a ways window."""
+        """``(win, entry, run)`` for every entry that pays in a ways window.
+
+        Every way is listed, one cell per reel of the run; a cell with a ×m symbol counts m times.  With
+        ``all_wild_ways = "void"`` a way whose cells are all wilds is not counted; with
+        ``void_ways_at_wilds = n`` a window showing n wilds or more pays no way.
+        """
+        wilds_shown = sum(1 for column in window for name in column if self.kind[name] == "wild")
+        if self.game.void_ways_at_wilds and wilds_shown >= self.game.void_ways_at_wilds:
+            return []
         out = []
         for entry in self.game.line_pays:
-            ways = 1
-            run = 0
+            cells = []
             for reel, column in enumerate(window):
-                here = sum(self.multiplier[name] for name in column if self.counts_towards(entry, name, reel))
-                if here == 0:
+                here = [name for name in column if self.counts_towards(entry, name, reel)]
+                if not here:
                     break
-                ways *= here
-                run += 1
+                cells.append(here)
+            run = len(cells)
+            ways = 0
+            for way in product(*cells):
+                if self.game.all_wild_ways == "void" and all(self.kind[name] == "wild" for name in way):
+                    continue
+                count = 1
+                for name in way:
+                    count *= self.multiplier[name]
+                ways += count
             win = self.pay(entry, run) * ways if run else 0
             if win > 0:
                 out.append((win, entry, run))

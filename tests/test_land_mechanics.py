@@ -174,6 +174,119 @@ def test_multiplier_rule_round_trip_and_errors() -> None:
         validate_game(ways)
 
 
+# ----------------------------------------------------------------------------- 3. ways rules
+def game_ways_rules(void: bool, at: int) -> Game:
+    """3 reels × 2 rows, every strip ``A W X`` (27 outcomes), ways at a bet of 1; W wild for A; A {3: 1}.
+
+    A reel shows (A, W), (W, X) or (X, A): c = 2, 1, 1 positions for A and w = 1, 1, 0 of them wild.
+    """
+    strip = ("A", "W", "X")
+    return Game(
+        name="ways rules",
+        symbols=(Symbol("A"), Symbol("X"), Symbol("W", "wild", ("A",))),
+        reel_sets=(ReelSet("base", (strip, strip, strip), (2, 2, 2)),),
+        line_pays=(PayEntry("A", ("A",), ((3, (1,)),)),),
+        bet=Bet(1),
+        pay_mode="ways",
+        all_wild_ways="void" if void else "pay",
+        void_ways_at_wilds=at,
+    )
+
+
+@pytest.mark.parametrize(("void", "at", "hits", "dist"), [
+    # every outcome pays Π c ways: Σ = (2 + 1 + 1)³ = 64 credits, 27 hits
+    (False, 0, 27, {1: 8, 2: 12, 4: 6, 8: 1}),
+    # void: Π c − Π w; Π w > 0 only on the 8 outcomes of stops 0/1 (k of them at stop 0: 2^k − 1):
+    # 64 − (1 + 1)³ = 56 credits; the one outcome with all three at stop 1 (W only) pays 0: 26 hits
+    (True, 0, 26, {0: 1, 1: 10, 2: 9, 3: 3, 4: 3, 7: 1}),
+    # 3+ wild cells (each reel at stop 0 or 1: 8 outcomes, Σ Π c = 3³ = 27) pay nothing: 37 credits, 19 hits
+    (False, 3, 19, {0: 8, 1: 7, 2: 9, 4: 3}),
+    # both: the outcomes left show a reel at stop 2 (w = 0), where no way is made of wilds alone
+    (True, 3, 19, {0: 8, 1: 7, 2: 9, 4: 3}),
+])
+def test_ways_rules_hand_derived(void: bool, at: int, hits: int, dist: dict[int, int]) -> None:
+    game = game_ways_rules(void, at)
+    validate_game(game)
+    credits = sum(w * n for w, n in dist.items())
+    assert brute_force(game).distribution == {w: n for w, n in dist.items()}
+    cr = component_rtp(game)
+    assert cr.rtp() == Fraction(credits, 27)
+    assert sum(e.hits for e in cr.entries) == hits
+    par = build_par(game)
+    assert {int(v): int(c) for v, c in zip(par.distribution.values, par.distribution.counts, strict=True)} == dist
+    mean = Fraction(credits, 27)
+    assert par.distribution.variance() == Fraction(sum(w * w * n for w, n in dist.items()), 27) - mean * mean
+
+
+def test_ways_rules_round_trip_and_errors() -> None:
+    game = game_ways_rules(True, 3)
+    text = dump_game(game)
+    assert 'all_wild_ways = "void"' in text and "void_ways_at_wilds = 3" in text and loads_game(text) == game
+    with pytest.raises(GameError, match=r"all_wild_ways.*unknown"):
+        loads_game(text.replace('all_wild_ways = "void"', 'all_wild_ways = "never"'))
+    with pytest.raises(GameError, match=r"void_ways_at_wilds"):
+        loads_game(text.replace("void_ways_at_wilds = 3", "void_ways_at_wilds = -1"))
+    lines = dataclasses.replace(game, pay_mode="lines", paylines=((0, 0, 0),))
+    with pytest.raises(GameError, match=r"all_wild_ways.*lines game"):
+        validate_game(lines)
+
+
+# ----------------------------------------------------------------------------- 4. scatter units in ways games
+def game_ways_scatter(unit: str, scatter_bet: int | None = None) -> Game:
+    """3 reels × 1 row, every strip ``S X`` (8 outcomes), ways at 25 credits a coin, coins 1 or 2.
+
+    X {3: 1} (per coin); S scatter {2: 2} in ``unit``.
+    """
+    strip = ("S", "X")
+    return Game(
+        name="ways scatter",
+        symbols=(Symbol("X"), Symbol("S", "scatter")),
+        reel_sets=(ReelSet("base", (strip, strip, strip), (1, 1, 1)),),
+        line_pays=(PayEntry("X", ("X",), ((3, (1,)),)),),
+        bet=Bet(25, coins=(1, 2)),
+        pay_mode="ways",
+        scatter_pays=(ScatterPay("S", ((2, 2),)),),
+        scatter_unit=unit,  # type: ignore[arg-type]
+        scatter_bet=scatter_bet,
+    )
+
+
+@pytest.mark.parametrize(("unit", "scatter_bet", "per_coin"), [
+    # at c coins the bet is 25c; 2+ S (4 of 8 outcomes) pay 2 units, X X X (1 outcome) pays c:
+    ("total_bet", None, 2 * 25 * 4 + 1),  # a unit is the bet 25c: 200c + c credits
+    ("line_bet", None, 2 * 4 + 1),        # a unit is the coins per bet unit, c: 8c + c
+    ("credits", 25, 2 * 4 + 1),           # 2 credits at a bet of 25: 2c at 25c
+    ("credits", 5, 2 * 5 * 4 + 1),        # 2 credits at a bet of 5: 10c at 25c
+])
+def test_scatter_units_in_ways_games_hand_derived(unit: str, scatter_bet: int | None, per_coin: int) -> None:
+    game = game_ways_scatter(unit, scatter_bet)
+    validate_game(game)
+    for coins in (1, 2):
+        rtp = Fraction(per_coin * coins, 8 * 25 * coins)
+        assert component_rtp(game, coins=coins).rtp() == rtp
+        assert brute_force(game, coins=coins).rtp() == rtp
+        assert build_par(game, coins=coins).rtp.exact == rtp
+
+
+def test_scatter_units_round_trip_and_errors() -> None:
+    game = game_ways_scatter("credits", 5)
+    text = dump_game(game)
+    assert 'scatter_unit = "credits"' in text and "scatter_bet = 5" in text and loads_game(text) == game
+    with pytest.raises(GameError, match=r"scatter_bet.*without the bet"):
+        loads_game(text.replace("scatter_bet = 5\n", ""))
+    with pytest.raises(GameError, match=r"scatter_bet.*not a whole multiple"):
+        loads_game(text.replace("scatter_bet = 5", "scatter_bet = 10"))
+    with pytest.raises(GameError, match=r"scatter_bet.*remove scatter_bet"):
+        loads_game(text.replace('scatter_unit = "credits"', 'scatter_unit = "total_bet"'))
+    with pytest.raises(GameError, match=r"scatter_unit.*unknown scatter pay unit"):
+        loads_game(text.replace('scatter_unit = "credits"', 'scatter_unit = "coins"'))
+    lines = dataclasses.replace(game, pay_mode="lines", paylines=((0, 0, 0),) * 1, bet=Bet(1, coins=(5, 10)))
+    validate_game(lines)
+    from mathkit.model.bounds import check_bet
+    with pytest.raises(GameError, match="scatter_bet"):
+        check_bet(dataclasses.replace(lines, bet=Bet(1, coins=(5, 7))), coins=7)
+
+
 # ----------------------------------------------------------------------------- random small games
 @st.composite
 def land_games(draw: st.DrawFn, mode: str, *, as_scatter: bool = False, rule: str = "stack",
@@ -285,8 +398,14 @@ def test_wild_multipliers_stacking_with_multiplied_own_runs_equal_brute_force(ca
     assert_engine_equals_brute(case)
 
 
+@PROPERTY
+@given(cases("ways", ways_rules=True))
+def test_ways_rules_equal_brute_force(case: tuple[Game, int | None, int]) -> None:
+    assert_engine_equals_brute(case)
+
+
 # ----------------------------------------------------------------------------- the shipped examples
-EXAMPLES = ["wild_scatter_5x3.toml", "multiplier_wilds_3reel.toml"]
+EXAMPLES = ["wild_scatter_5x3.toml", "multiplier_wilds_3reel.toml", "ways_rules_243.toml"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

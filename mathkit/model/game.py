@@ -623,6 +623,22 @@ class Game:
         """Total bet in credits (ways games bet ``bet.lines`` credits per coin)."""
         return self.bet.total_bet(lines, coins)
 
+    @property
+    def scatter_unit_name(self) -> str:
+        """What one unit of scatter pay is, in words: ``total bet``, ``line bet`` or ``credit at a bet of 25``.
+
+        Examples
+        --------
+        >>> g = Game("g", (Symbol("A"),), (ReelSet("base", (("A",),), (1,)),), (), Bet(25))
+        >>> g.scatter_unit_name, dataclasses.replace(g, scatter_unit="credits", scatter_bet=25).scatter_unit_name
+        ('total bet', 'credit at a bet of 25')
+        """
+        if self.scatter_unit == "line_bet":
+            return "line bet"
+        if self.scatter_unit == "credits":
+            return f"credit at a bet of {self.scatter_bet}"
+        return "total bet"
+
     def scatter_credits(self, lines: int | None = None, coins: int | None = None) -> int:
         """Credits one unit of scatter pay is worth: the total bet, or the line bet (the coins per line).
 

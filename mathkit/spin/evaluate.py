@@ -20,6 +20,9 @@ Rules
 * Ways: for each entry, the ways are the product over consecutive reels from
   the left of the number of window positions counting towards it (a wild
   multiplier counts as that many positions); every entry pays independently.
+  With ``all_wild_ways = "void"`` the ways made only of wilds (the product of the
+  wild positions alone) are taken out; with ``void_ways_at_wilds = n`` a window
+  showing n wilds or more pays no way.
 * Scatters count anywhere in the window and pay a multiple of the total bet (or of the
   line bet, the coins per line, in a game that declares ``scatter_unit = "line_bet"``).
   A wild declared to count as a scatter (``counts_as_scatter``) adds to that scatter's
@@ -120,24 +123,44 @@ def window_line_total(window: IntArray, lines: IntArray, match: npt.NDArray[np.b
 
 @nb.njit(cache=True, nogil=True)
 def ways_win(window: IntArray, rows: IntArray, match: npt.NDArray[np.bool_], pay: IntArray,
-             mult: IntArray) -> int:  # pragma: no cover - compiled
-    """Total ways win of ``window[r, k]`` (``rows[r]`` rows on reel ``r``)."""
+             mult: IntArray, wild: npt.NDArray[np.bool_], rule: IntArray) -> int:  # pragma: no cover - compiled
+    """Total ways win of ``window[r, k]`` (``rows[r]`` rows on reel ``r``).
+
+    ``wild[s]``: symbol ``s`` is a wild; ``rule``: ``PayTables.ways_rule`` — with ``rule[0]`` the ways made
+    only of wilds are taken out of every entry's ways, and with ``rule[1] > 0`` a window showing that many
+    wilds or more pays no way at all.
+    """
+    n_reels = rows.shape[0]
+    if rule[1] > 0:
+        shown = 0
+        for r in range(n_reels):
+            for k in range(rows[r]):
+                if wild[window[r, k]]:
+                    shown += 1
+        if shown >= rule[1]:
+            return 0
     total = 0
     n_entries = match.shape[0]
-    n_reels = rows.shape[0]
     for e in range(n_entries):
         ways = 1
+        only = 1  # the ways through wilds alone
         n = 0
         for r in range(n_reels):
             c = 0
+            w = 0
             for k in range(rows[r]):
                 s = window[r, k]
                 if match[e, s]:
                     c += mult[s]
+                    if wild[s]:
+                        w += mult[s]
             if c == 0:
                 break
             ways *= c
+            only *= w
             n += 1
+        if rule[0] != 0:
+            ways -= only
         total += pay[e, n] * ways
     return total
 
@@ -221,7 +244,8 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
     if t.ways:
         for e in range(len(t.entries)):
             sub = t.match[e : e + 1]
-            ways = int(ways_win(ids, rows, sub, np.ones((1, t.n_reels + 1), dtype=np.int64), t.mult))
+            ways = int(ways_win(ids, rows, sub, np.ones((1, t.n_reels + 1), dtype=np.int64), t.mult, t.wild,
+                                t.ways_rule))
             n = 0
             for r in range(t.n_reels):
                 if not any(t.match[e, ids[r, k]] for k in range(rows[r])):

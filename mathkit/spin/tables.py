@@ -9,7 +9,7 @@ simulator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -67,6 +67,12 @@ class PayTables:
     reel_ids
         ``reel_ids[r, s]``: the line id symbol ``s`` reads as on reel ``r`` (``s`` itself unless the
         game has reel-ordered entries); the window's symbols go through it before the line rule.
+    wild
+        ``wild[s]``: line id ``s`` is a wild.
+    ways_rule
+        Ways games: ``(void, at)``: ``void`` 1 when a way made only of wilds pays nothing
+        (``all_wild_ways = "void"``), ``at`` the number of wilds on the window from which no way pays
+        (0: never).
     """
 
     names: tuple[str, ...]
@@ -84,6 +90,8 @@ class PayTables:
     ways: bool
     scatter_credits: int
     reel_ids: IntArray | None = None
+    wild: BoolArray = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+    ways_rule: IntArray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
 
     @property
     def n_symbols(self) -> int:
@@ -155,7 +163,7 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
 
 @lru_cache(maxsize=64)
 def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatter_credits: int) -> PayTables:
-    symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels, (_, _, rule, _all_wild, _void_at) = rules
+    symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels, (_, _, rule, all_wild, void_at) = rules
     reel_ids = ordered_ids(symbols, line_pays, n_reels)
     names = tuple(s.name for s in symbols)
     sid = {n: i for i, n in enumerate(names)}
@@ -182,6 +190,9 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
         for n in range(1, n_reels + 1):
             pay[e, n] = entry.pay(n, c, coin_index)
             key[e, n] = max((k for k in entry.counts if k <= n), default=0)
+    wild = np.zeros(match.shape[1], dtype=np.bool_)
+    for w in wilds:
+        wild[lid[:, sid[w.name]]] = True
     mult = np.ones(match.shape[1], dtype=np.int64)
     once = rule == "once"  # factors that do not stack are stored negated: the line rule takes their largest
     for sym in symbols:  # wilds and multiplier symbols (1 elsewhere), on every reel
@@ -222,6 +233,8 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
         ways=pay_mode == "ways",
         scatter_credits=scatter_credits,
         reel_ids=reel_ids,
+        wild=wild,
+        ways_rule=np.array([int(all_wild == "void"), void_at], dtype=np.int64),
     )
 
 
