@@ -117,6 +117,9 @@ def test_counts_as_scatter_round_trip_and_errors() -> None:
     assert bad != text
     with pytest.raises(GameError, match=r"symbols\.W\.counts_as_scatter\[0\].*not a scatter"):
         loads_game(bad)
+    plain = dump_game(game_wild_scatter())
+    with pytest.raises(GameError, match=r"symbols\.W\.counts_as_scatter: feature 'hold_respin'.*reads scatter 'S'"):
+        loads_game(plain + '\n[hold_respin]\nsymbol = "S"\ncount = 2\nreels = "base"\n')
     with pytest.raises(GameError, match=r"symbols\.A\.counts_as_scatter.*only applies to wild"):
         loads_game(text.replace('[symbols.A]\nkind = "regular"', '[symbols.A]\nkind = "regular"\ncounts_as_scatter = ["S"]'))
 
@@ -266,6 +269,19 @@ def test_scatter_units_in_ways_games_hand_derived(unit: str, scatter_bet: int | 
         assert component_rtp(game, coins=coins).rtp() == rtp
         assert brute_force(game, coins=coins).rtp() == rtp
         assert build_par(game, coins=coins).rtp.exact == rtp
+
+
+def test_scatter_units_on_the_sheet_and_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from mathkit.cli import main
+
+    path = str(CLASSIC / "ways_rules_243.toml")
+    assert main(["par", path, "--json", "--coins", "2"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["scatter_unit"], d["scatter_bet"], d["scatter_unit_credits"]) == ("credits", 25, 2)  # 50 credits: 2 a unit
+    assert main(["par", path]) == 0
+    assert "scatter pays × the credit at a bet of 25: 1 credit(s) per unit" in capsys.readouterr().out
 
 
 def test_scatter_units_round_trip_and_errors() -> None:

@@ -314,6 +314,14 @@ def _check_features(game: Game) -> None:
     for f in game.features:
         f.validate(game, game.feature_path(f))
     counted = {sc: w.name for w in game.wilds for sc in w.counts_as_scatter}
+    counting = {w.name for w in game.wilds if w.counts_as_scatter}
+    for f in game.features:  # a block that places or holds such a wild (overlays, sticky wilds): not read as yet
+        for name in f.symbols():
+            if name in counting and f.kind not in SCATTER_COUNTING:
+                msg = (f"feature {f.name!r} ({f.kind}) places or reads wild {name!r}, which counts as a scatter; "
+                       "this block does not count its cells as the scatter")
+                raise GameError(msg, field=f"symbols.{name}.counts_as_scatter",
+                                fix=f"remove counts_as_scatter, or use another wild in {f.name!r}")
     for f in game.features:  # a scatter wilds count as: read only by blocks that count it (trigger, retrigger)
         for sc in f.symbols():
             if sc in counted and f.kind not in SCATTER_COUNTING:

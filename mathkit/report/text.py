@@ -140,6 +140,7 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
                                       "hit_frequency_per_line": HIT_FREQUENCY_PER_LINE},
         "scatter_unit": g.scatter_unit,
         "scatter_unit_credits": par.base.tables.scatter_credits,
+        "scatter_bet": g.scatter_bet,
     }
     if par.hit_frequency_per_line is not None:
         out["hit_frequency_per_line"] = par.hit_frequency_per_line.value
