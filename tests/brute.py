@@ -19,6 +19,9 @@ The rules (as stated in :mod:`mathkit.spin.evaluate`)
 * With ``multiplier_rule = "once"`` the run is paid times the largest factor among
   its symbols, once, instead of their product.  A wild's own entry declared
   ``multiplied`` is paid times its wilds' factors like any other entry.
+* With ``line_symbol = "first"`` the first symbol on the line that is not a wild
+  fixes the line's symbol: an entry whose run is wilds alone pays nothing (but a
+  wild's own entry), so a line of wilds only pays the wilds' own combination.
 * Only the highest win of a line is paid; ties go to the entry listed first.
 * Ways: for each entry, the ways are the product, over consecutive reels from
   reel 1, of the number of window positions counting towards it (a wild with
@@ -211,6 +214,9 @@ class _Rules:
                     break
                 run += 1
             win = self.pay(entry, run)
+            if (self.game.line_symbol == "first" and not self.is_own(entry)
+                    and all(self.kind[name] == "wild" for name in seq[:run])):
+                win = 0  # the first non-wild symbol fixes the line: wilds alone stand for no other symbol
             if not self.is_flat(entry):
                 win *= self.factor(list(seq[:run]))
             if win > best_win:

@@ -320,10 +320,10 @@ def _mutate_land(rng: random.Random, data: dict[str, Any]) -> str:
     syms = data.get("symbols") if isinstance(data.get("symbols"), dict) else {}
     wilds = [n for n, s in syms.items() if isinstance(s, dict) and s.get("kind") == "wild"]
     scatters = [n for n, s in syms.items() if isinstance(s, dict) and s.get("kind") == "scatter"]
-    what = rng.choice(["as_scatter", "rule", "multiplied", "all_wild", "void_at"])
+    what = rng.choice(["as_scatter", "rule", "multiplied", "all_wild", "void_at", "line_symbol"])
     if what == "as_scatter" and syms:
         name = rng.choice(wilds or list(syms))
-        value = rng.choice([[rng.choice(scatters)] if scatters else ["ZZ"], ["ZZ"], [], "S", [1], scatters * 2])
+        value = rng.choice([[rng.choice(scatters)] if scatters else ["ZZ"], ["ZZ"], [], "S", [1], scatters * 2, [name]])
         syms[name]["counts_as_scatter"] = value
         return f"symbols.{name}.counts_as_scatter = {value!r}"
     if what == "multiplied" and isinstance(data.get("paytable"), dict) and data["paytable"]:
@@ -332,6 +332,9 @@ def _mutate_land(rng: random.Random, data: dict[str, Any]) -> str:
         if isinstance(entry, dict):
             entry["multiplied"] = rng.choice([True, False, 1, "yes"])
             return f"paytable.{name}.multiplied = {entry['multiplied']!r}"
+    if what == "line_symbol":
+        data["line_symbol"] = rng.choice(["first", "best", "last", 0])
+        return f"line_symbol = {data['line_symbol']!r}"
     if what == "all_wild":
         data["all_wild_ways"] = rng.choice(["void", "pay", "never", 1])
         return f"all_wild_ways = {data['all_wild_ways']!r}"

@@ -303,15 +303,69 @@ def test_scatter_units_round_trip_and_errors() -> None:
         check_bet(dataclasses.replace(lines, bet=Bet(1, coins=(5, 7))), coins=7)
 
 
+# ----------------------------------------------------------------------------- 9. a wild-scatter; the first symbol fixes the line
+def game_book(rule: str = "first") -> Game:
+    """3 reels × 1 row, every strip ``A B K`` (27 outcomes), one line, bet 1; K wild for A and B and its own scatter.
+
+    A {3: 1}, B {2: 2, 3: 20}; K scatter {3: 5} × total bet; ``rule``: ``line_symbol``.
+    """
+    s = ("A", "B", "K")
+    return Game(
+        name="book",
+        symbols=(Symbol("A"), Symbol("B"), Symbol("K", "wild", ("A", "B"), counts_as_scatter=("K",))),
+        reel_sets=(ReelSet("base", (s, s, s), (1, 1, 1)),),
+        line_pays=(PayEntry("A", ("A",), ((3, (1,)),)), PayEntry("B", ("B",), ((2, (2,)), (3, (20,))))),
+        bet=Bet(1),
+        paylines=((0, 0, 0),),
+        scatter_pays=(ScatterPay("K", ((3, 5),)),),
+        line_symbol=rule,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(("rule", "dist"), [
+    # "first": the first non-K symbol fixes the line.  A first, the rest A or K (2³ − 1 = 7): A 3 pays 1;
+    # B first, all B or K (7): 20; B first on reels 1–2 then A (2² − 1 = 3): B 2 pays 2; K K K: no symbol,
+    # no line pay, the scatter 5; the other 9 pay nothing.  158 credits.
+    ("first", {1: 7, 20: 7, 2: 3, 5: 1, 0: 9}),
+    # "best": K K K pays B 3 (20) + the scatter 5; K K A pays the better of A 3 (1) and B 2 via K K (2).  179.
+    ("best", {1: 6, 2: 4, 20: 7, 25: 1, 0: 9}),
+])
+def test_wild_scatter_and_the_first_symbol_fixing_the_line_hand_derived(rule: str, dist: dict[int, int]) -> None:
+    game = game_book(rule)
+    validate_game(game)
+    credits = sum(w * n for w, n in dist.items())
+    assert brute_force(game).distribution == dist
+    assert component_rtp(game).rtp() == Fraction(credits, 27)
+    par = build_par(game)
+    assert {int(v): int(c) for v, c in zip(par.distribution.values, par.distribution.counts, strict=True)} == dist
+    mean = Fraction(credits, 27)
+    assert par.distribution.variance() == Fraction(sum(w * w * n for w, n in dist.items()), 27) - mean * mean
+    # K counts as its own scatter: 3 of them 1 outcome in 27, the trigger digit with it
+    law = Engine(game).joint(SpinModel("base"), ("K",))
+    assert int(law.counts[law.digits["K"] == 3].sum()) == 1
+
+
+def test_line_symbol_round_trip_and_errors() -> None:
+    game = game_book()
+    text = dump_game(game)
+    assert 'line_symbol = "first"' in text and loads_game(text) == game
+    with pytest.raises(GameError, match=r"line_symbol.*unknown line symbol rule"):
+        loads_game(text.replace('line_symbol = "first"', 'line_symbol = "last"'))
+    with pytest.raises(GameError, match=r"line_symbol.*flat entry"):
+        validate_game(dataclasses.replace(game, line_pays=(PayEntry("A", ("A",), ((3, (1,)),), flat=True),)))
+
+
 # ----------------------------------------------------------------------------- random small games
 @st.composite
 def land_games(draw: st.DrawFn, mode: str, *, as_scatter: bool = False, rule: str = "stack",
-               multiplied: bool = False, ways_rules: bool = False, unit: str | None = None) -> Game:
+               multiplied: bool = False, ways_rules: bool = False, unit: str | None = None,
+               book: bool = False) -> Game:
     """A random small game: regular symbols, one or two wilds (multipliers 1–3), scatters, the options asked for.
 
     ``as_scatter``: each wild counts as a random set of the scatters; ``rule``: the game's multiplier rule;
     ``multiplied``: a paying wild's own entry is multiplied; ``ways_rules``: the two ways options drawn;
-    ``unit``: the scatter unit (``None``: drawn among those the mode allows).
+    ``unit``: the scatter unit (``None``: drawn among those the mode allows); ``book``: the first wild is
+    its own scatter (with pays) and the first non-wild symbol fixes the line (``line_symbol = "first"``).
     """
     n_reels = draw(st.integers(3, 5))
     rows = tuple(draw(st.integers(1, 3)) for _ in range(n_reels))
@@ -320,17 +374,19 @@ def land_games(draw: st.DrawFn, mode: str, *, as_scatter: bool = False, rule: st
                for i, name in enumerate(regular)]
     scatters = [f"SC{i}" for i in range(draw(st.integers(1 if as_scatter else 0, 2)))]
     wilds = []
-    for i in range(draw(st.integers(1 if as_scatter or multiplied else 0, 2))):
+    for i in range(draw(st.integers(1 if as_scatter or multiplied or book else 0, 2))):
         subs = tuple(draw(st.lists(st.sampled_from(regular), min_size=1, unique=True)))
-        pays = mode == "lines" and draw(st.booleans())
+        pays = mode == "lines" and draw(st.booleans()) and not (book and i == 0)
         counts = tuple(draw(st.lists(st.sampled_from(scatters), min_size=1, unique=True))) if as_scatter and scatters \
             and (i == 0 or draw(st.booleans())) else ()
+        if book and i == 0:
+            counts = (f"W{i}", *counts)  # both wild and scatter
         wilds.append(Symbol(f"W{i}", "wild", subs, (), pays, draw(st.sampled_from([1, 2, 3])), counts_as_scatter=counts))
     symbols += wilds + [Symbol(name, "scatter") for name in scatters]
     window = sum(rows)
     scatter_pays = tuple(ScatterPay(name, tuple((k, draw(st.integers(0, 20))) for k in sorted(
         draw(st.lists(st.integers(1, min(window, n_reels + 2)), min_size=1, max_size=3, unique=True)))))
-        for name in scatters if draw(st.booleans()) or as_scatter)
+        for name in scatters + (["W0"] if book else []) if draw(st.booleans()) or as_scatter or book)
     coins = draw(st.sampled_from([(1,), (2,), (1, 3)]))
     entries = [PayEntry(name, (name,), *draw(pays_table(n_reels, len(coins))))
                for name in draw(st.lists(st.sampled_from(regular), min_size=1, unique=True))]
@@ -344,7 +400,7 @@ def land_games(draw: st.DrawFn, mode: str, *, as_scatter: bool = False, rule: st
     if draw(st.booleans()):
         weights = tuple(tuple(draw(st.integers(1, 3)) for _ in range(n)) for n in lengths)
     paylines, bet = draw(lines_and_bet(mode, rows, coins, 5))
-    extra: dict[str, object] = {"multiplier_rule": rule}
+    extra: dict[str, object] = {"multiplier_rule": rule, "line_symbol": "first" if book else "best"}
     if ways_rules:
         extra["all_wild_ways"] = draw(st.sampled_from(["pay", "void"]))
         extra["void_ways_at_wilds"] = draw(st.integers(0, window))
@@ -420,8 +476,14 @@ def test_ways_rules_equal_brute_force(case: tuple[Game, int | None, int]) -> Non
     assert_engine_equals_brute(case)
 
 
+@PROPERTY
+@given(cases("lines", as_scatter=True, book=True, unit="total_bet"))
+def test_wild_scatters_and_the_first_symbol_rule_equal_brute_force(case: tuple[Game, int | None, int]) -> None:
+    assert_engine_equals_brute(case)
+
+
 # ----------------------------------------------------------------------------- the shipped examples
-EXAMPLES = ["wild_scatter_5x3.toml", "multiplier_wilds_3reel.toml", "ways_rules_243.toml"]
+EXAMPLES = ["wild_scatter_5x3.toml", "multiplier_wilds_3reel.toml", "ways_rules_243.toml", "book_5x3.toml"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -210,6 +210,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         out["scatter_bet"] = game.scatter_bet
     if game.multiplier_rule != "stack":
         out["multiplier_rule"] = game.multiplier_rule
+    if game.line_symbol != "best":
+        out["line_symbol"] = game.line_symbol
     if game.all_wild_ways != "pay":
         out["all_wild_ways"] = game.all_wild_ways
     if game.void_ways_at_wilds:

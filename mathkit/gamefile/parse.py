@@ -26,6 +26,7 @@ from ..model.fields import suggest as _suggest
 from ..model.fields import table as _table
 from ..model.game import (
     ALL_WILD_WAYS,
+    LINE_SYMBOLS,
     MULTIPLIER_RULES,
     SCATTER_UNITS,
     Bet,
@@ -46,7 +47,7 @@ __all__ = ["CORE_KEYS", "TOP_KEYS", "game_from_dict"]
 CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
     "reels", "paylines", "paytable", "mixed", "ordered", "scatter_pays", "scatter_unit", "scatter_bet",
-    "multiplier_rule", "all_wild_ways", "void_ways_at_wilds", "readings", "targets", "tuning",
+    "multiplier_rule", "line_symbol", "all_wild_ways", "void_ways_at_wilds", "readings", "targets", "tuning",
 )
 """Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
 TOP_KEYS = CORE_KEYS + tuple(KINDS)
@@ -449,6 +450,7 @@ def _game_from_dict(data: Mapping[str, Any]) -> Game:
         scatter_bet=None if data.get("scatter_bet") is None else _int(data["scatter_bet"], "scatter_bet", minimum=1),
         multiplier_rule=_choice(data, "multiplier_rule", MULTIPLIER_RULES, "multiplier rule"),
         all_wild_ways=_choice(data, "all_wild_ways", ALL_WILD_WAYS, "all-wild ways rule"),
+        line_symbol=_choice(data, "line_symbol", LINE_SYMBOLS, "line symbol rule"),
         void_ways_at_wilds=_int(data.get("void_ways_at_wilds", 0), "void_ways_at_wilds", minimum=0,
                                 maximum=MAX_REELS * MAX_ROWS),
         default_reels=_str(data.get("default_reels", reel_sets[0].name), "default_reels"),

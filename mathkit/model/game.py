@@ -26,6 +26,7 @@ from ..errors import GameError, UnknownNameError, UsageError
 
 __all__ = [
     "ALL_WILD_WAYS",
+    "LINE_SYMBOLS",
     "MULTIPLIER_RULES",
     "SCATTER_UNITS",
     "Bet",
@@ -99,6 +100,8 @@ class Symbol:
         For a wild: the scatter symbols it also counts as.  A scatter's count is then the
         scatters plus these wilds shown anywhere in the window: it drives the scatter's pay
         and every trigger and retrigger the scatter starts, in the base game and the features.
+        A wild listing its own name is both wild and scatter (a "book"): it substitutes on the
+        lines and is counted anywhere as the scatter of its name.
     """
 
     name: str
@@ -122,7 +125,8 @@ class Symbol:
 
     @property
     def is_scatter(self) -> bool:
-        return self.kind == "scatter"
+        """A scatter symbol, or a wild that is its own scatter (``counts_as_scatter`` lists its own name)."""
+        return self.kind == "scatter" or (self.kind == "wild" and self.name in self.counts_as_scatter)
 
     @property
     def is_bonus(self) -> bool:
@@ -315,6 +319,8 @@ ScatterUnit = Literal["total_bet", "line_bet", "credits"]
 SCATTER_UNITS: tuple[ScatterUnit, ...] = ("total_bet", "line_bet", "credits")
 MultiplierRule = Literal["stack", "once"]
 MULTIPLIER_RULES: tuple[MultiplierRule, ...] = ("stack", "once")
+LineSymbol = Literal["best", "first"]
+LINE_SYMBOLS: tuple[LineSymbol, ...] = ("best", "first")
 AllWildWays = Literal["pay", "void"]
 ALL_WILD_WAYS: tuple[AllWildWays, ...] = ("pay", "void")
 
@@ -510,6 +516,10 @@ class Game:
     multiplier_rule: MultiplierRule = "stack"
     """How the factors in a paid run combine: ``"stack"`` (every wild's and multiplier symbol's factor
     multiplies: two ×2 wilds × 4) or ``"once"`` (the largest factor in the run applies once)."""
+    line_symbol: LineSymbol = "best"
+    """Lines games: ``"best"``: a line pays its best combination, leading wilds counting for any symbol;
+    ``"first"``: the first symbol on the line that is not a wild fixes its symbol — leading wilds stand in
+    for that symbol only, and a line of wilds alone pays only the wilds' own combination."""
     all_wild_ways: AllWildWays = "pay"
     """Ways games: ``"void"``: a way made only of wilds pays nothing (the other ways of its entry still pay)."""
     void_ways_at_wilds: int = 0
@@ -605,7 +615,8 @@ class Game:
     def evaluation_rules(self) -> tuple[Any, ...]:
         """The game-wide options of the pay rules (scatter unit and bet, multiplier rule, ways rules): part of
         what any figure computed from the pay rules depends on (caches key on it with the symbols and pays)."""
-        return (self.scatter_unit, self.scatter_bet, self.multiplier_rule, self.all_wild_ways, self.void_ways_at_wilds)
+        return (self.scatter_unit, self.scatter_bet, self.multiplier_rule, self.all_wild_ways, self.void_ways_at_wilds,
+                self.line_symbol)
 
     def scatter_counted(self, scatter: str) -> tuple[str, ...]:
         """The symbols counted as scatter ``scatter``: itself, then the wilds declared to count as it.
@@ -617,7 +628,8 @@ class Game:
         >>> g.scatter_counted("S")
         ('S', 'W')
         """
-        return (scatter, *(s.name for s in self.symbols if s.is_wild and scatter in s.counts_as_scatter))
+        return (scatter, *(s.name for s in self.symbols
+                           if s.is_wild and scatter in s.counts_as_scatter and s.name != scatter))
 
     def total_bet(self, lines: int | None = None, coins: int | None = None) -> int:
         """Total bet in credits (ways games bet ``bet.lines`` credits per coin)."""

@@ -291,6 +291,14 @@ def _check_bet(game: Game) -> None:
         msg = f'multiplier_rule = "{game.multiplier_rule}" in a ways game'
         raise GameError(msg, field="multiplier_rule",
                         fix='write "stack": a ways game counts a wild ×m as m positions, every way × its factors')
+    if game.line_symbol != "best":
+        flat = [e.name for e in game.line_pays if e.flat]
+        if game.pay_mode != "lines" or flat:
+            msg = (f'line_symbol = "{game.line_symbol}" ' + ("in a ways game" if game.pay_mode != "lines" else
+                                                            f"with the flat entry {flat[0]!r}"))
+            raise GameError(msg, field="line_symbol",
+                            fix='write "best", or (lines) remove flat: a line of wilds alone would not say which '
+                                'entry it pays')
     if game.pay_mode != "ways":
         for key, value, default in (("all_wild_ways", game.all_wild_ways, "pay"),
                                     ("void_ways_at_wilds", game.void_ways_at_wilds, 0)):

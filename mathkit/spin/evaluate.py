@@ -45,9 +45,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..model.game import Game
-from .tables import PayTables, pay_tables
+from .tables import WILD_BIT, PayTables, pay_tables
 
 __all__ = [
+    "WILD_BIT",
     "LineWin",
     "ScatterWin",
     "WindowResult",
@@ -63,9 +64,12 @@ IntArray = npt.NDArray[np.int64]
 
 
 @nb.njit(cache=True, nogil=True)
-def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: npt.NDArray[np.bool_],
+def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: IntArray,
              mult: IntArray) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """Win of one line showing symbol ids ``seq``: ``(credits, entry, run)``; entry -1 if none."""
+    """Win of one line showing symbol ids ``seq``: ``(credits, entry, run)``; entry -1 if none.
+
+    ``own[e]``: bit 1 — the entry is paid unmultiplied; bit 2 — it is a wild's own combination.
+    """
     best = 0
     best_e = -1
     best_n = 0
@@ -74,18 +78,27 @@ def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: np
     for e in range(n_entries):
         n = 0
         m = 1
+        plain = False  # the run holds a symbol that is not a marked wild (WILD_BIT)
         for p in range(n_reels):
             s = seq[p]
             if not match[e, s]:
                 break
             n += 1
             f = mult[s]
+            if f >= WILD_BIT:
+                f -= WILD_BIT
+            elif f <= -WILD_BIT:
+                f += WILD_BIT
+            else:
+                plain = True
             if f < 0:  # a factor that does not stack (multiplier_rule = "once"): the run's largest applies once
                 m = max(m, -f)
             else:
                 m *= f
         v = pay[e, n]
-        if v > 0 and not own[e]:
+        if not plain and (own[e] & 2) == 0:
+            v = 0  # leading wilds alone stand in for no symbol (line_symbol = "first")
+        if v > 0 and (own[e] & 1) == 0:
             v *= m
         if v > best:
             best = v
@@ -95,7 +108,7 @@ def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: np
 
 
 @nb.njit(cache=True, nogil=True)
-def line_wins(seqs: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: npt.NDArray[np.bool_],
+def line_wins(seqs: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: IntArray,
               mult: IntArray) -> IntArray:  # pragma: no cover - compiled
     """:func:`line_win` of every row of ``seqs``: ``out[i] = (credits, entry, run)``."""
     out = np.empty((seqs.shape[0], 3), dtype=np.int64)
@@ -109,7 +122,7 @@ def line_wins(seqs: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: 
 
 @nb.njit(cache=True, nogil=True)
 def window_line_total(window: IntArray, lines: IntArray, match: npt.NDArray[np.bool_], pay: IntArray,
-                      own: npt.NDArray[np.bool_], mult: IntArray) -> int:  # pragma: no cover
+                      own: IntArray, mult: IntArray) -> int:  # pragma: no cover
     """Sum of the line wins of ``window[r, row]`` over the lines ``lines[l, r]``."""
     n_lines, n_reels = lines.shape
     seq = np.empty(n_reels, dtype=np.int64)
