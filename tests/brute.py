@@ -16,15 +16,28 @@ The rules (as stated in :mod:`mathkit.spin.evaluate`)
   multiplier, or a multiplier symbol's (a regular symbol with a multiplier: it
   counts only as itself, in its own entry and the mixed groups listing it); a
   wild's own combination, and an entry declared flat, are never multiplied.
+* With ``multiplier_rule = "once"`` the run is paid times the largest factor among
+  its symbols, once, instead of their product.  A wild's own entry declared
+  ``multiplied`` is paid times its wilds' factors like any other entry.
+* With ``line_symbol = "first"`` the first symbol on the line that is not a wild
+  fixes the line's symbol: an entry whose run is wilds alone pays nothing (but a
+  wild's own entry), so a line of wilds only pays the wilds' own combination.
 * Only the highest win of a line is paid; ties go to the entry listed first.
 * Ways: for each entry, the ways are the product, over consecutive reels from
   reel 1, of the number of window positions counting towards it (a wild with
   multiplier m counts as m positions); every entry pays independently.
+* With ``all_wild_ways = "void"`` a way whose every cell is a wild pays nothing;
+  with ``void_ways_at_wilds = n`` a window showing n wilds or more pays no way.
 * A reel-ordered entry names per reel the symbols that count on that reel; a
   wild counts on a reel when it substitutes for one of that reel's symbols.
 * A scatter counts anywhere in the window and pays, for the largest declared
   count not above the count shown, that multiple of the total bet — or of the
-  line bet (the coins per line) when the game says ``scatter_unit = "line_bet"``.
+  line bet (the coins per line) when the game says ``scatter_unit = "line_bet"``, or
+  with ``scatter_unit = "credits"`` that many credits at a total bet of
+  ``scatter_bet``, scaled to the total bet played.
+* A wild that lists a scatter in ``counts_as_scatter`` is counted as that
+  scatter too, wherever it shows: the count that pays, and the count a feature
+  reads (the scatter's digit), are scatters plus those wilds.
 
 Hit keys are ``(component, entry name, paytable count)`` where the paytable
 count is the largest declared count not above the run (or the number of
@@ -45,7 +58,8 @@ from typing import Any
 
 from mathkit.model.game import Game, PayEntry
 
-__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "brute_window", "digit_value", "scatter_bet"]
+__all__ = ["BruteResult", "BruteSpin", "brute_force", "brute_spin", "brute_window", "digit_value", "scatter_bet",
+           "scatter_shown"]
 
 HitKey = tuple[str, str, int]
 
@@ -99,10 +113,29 @@ class BruteResult:
 
 
 def scatter_bet(game: Game, lines: int, coins: int) -> int:
-    """Credits one unit of scatter pay is worth: the line bet (the coins on one line) or the total bet."""
+    """Credits one unit of scatter pay is worth: the line bet (the coins on one line; in a ways game the coins per
+    bet unit), the total bet, or — pays written in credits at a total bet of ``scatter_bet`` — the bet played over it."""
     if game.scatter_unit == "line_bet":
         return coins
+    if game.scatter_unit == "credits":
+        assert game.scatter_bet is not None
+        unit = Fraction(game.bet.total_bet(lines, coins), game.scatter_bet)
+        assert unit.denominator == 1, "the game promises whole credits"
+        return int(unit)
     return game.bet.total_bet(lines, coins)
+
+
+def scatter_shown(game: Game, scatter: str, column: tuple[str, ...]) -> int:
+    """How many cells of ``column`` count as scatter ``scatter``: the scatter, and every wild listing it."""
+    n = 0
+    for name in column:
+        if name == scatter:
+            n += 1
+            continue
+        for s in game.symbols:
+            if s.name == name and s.kind == "wild" and scatter in s.counts_as_scatter:
+                n += 1
+    return n
 
 
 def _largest_declared(counts: list[int], n: int) -> int:
@@ -131,8 +164,18 @@ class _Rules:
         return len(entry.symbols) == 1 and self.kind[entry.symbols[0]] == "wild"
 
     def is_flat(self, entry: PayEntry) -> bool:
-        """The entry is paid without multipliers: a wild's own combination, or declared flat."""
-        return entry.flat or self.is_own(entry)
+        """The entry is paid without multipliers: a wild's own combination (unless declared multiplied), or flat."""
+        return entry.flat or (self.is_own(entry) and not entry.multiplied)
+
+    def factor(self, names: list[str]) -> int:
+        """The factor a run of ``names`` is paid by: the product of its symbols' multipliers, or with
+        ``multiplier_rule = "once"`` the largest of them, once."""
+        if self.game.multiplier_rule == "once":
+            return max([self.multiplier[n] for n in names], default=1)
+        out = 1
+        for n in names:
+            out *= self.multiplier[n]
+        return out
 
     def counts_towards(self, entry: PayEntry, name: str, reel: int) -> bool:
         """Whether symbol ``name`` on ``reel`` (0-based) counts towards ``entry``.
@@ -167,31 +210,47 @@ class _Rules:
         best_win, best_entry, best_run = 0, None, 0
         for entry in self.game.line_pays:
             run = 0
-            mult = 1
             for reel, name in enumerate(seq):
                 if not self.counts_towards(entry, name, reel):
                     break
                 run += 1
-                mult *= self.multiplier[name]
             win = self.pay(entry, run)
+            if (self.game.line_symbol == "first" and not self.is_own(entry)
+                    and all(self.kind[name] == "wild" for name in seq[:run])):
+                win = 0  # the first non-wild symbol fixes the line: wilds alone stand for no other symbol
             if not self.is_flat(entry):
-                win *= mult
+                win *= self.factor(list(seq[:run]))
             if win > best_win:
                 best_win, best_entry, best_run = win, entry, run
         return best_win, best_entry, best_run
 
     def ways(self, window: tuple[tuple[str, ...], ...]) -> list[tuple[int, PayEntry, int]]:
-        """``(win, entry, run)`` for every entry that pays in a ways window."""
+        """``(win, entry, run)`` for every entry that pays in a ways window.
+
+        Every way is listed, one cell per reel of the run; a cell with a ×m symbol counts m times.  With
+        ``all_wild_ways = "void"`` a way whose cells are all wilds is not counted; with
+        ``void_ways_at_wilds = n`` a window showing n wilds or more pays no way.
+        """
+        wilds_shown = sum(1 for column in window for name in column if self.kind[name] == "wild")
+        if self.game.void_ways_at_wilds and wilds_shown >= self.game.void_ways_at_wilds:
+            return []
         out = []
         for entry in self.game.line_pays:
-            ways = 1
-            run = 0
+            cells = []
             for reel, column in enumerate(window):
-                here = sum(self.multiplier[name] for name in column if self.counts_towards(entry, name, reel))
-                if here == 0:
+                here = [name for name in column if self.counts_towards(entry, name, reel)]
+                if not here:
                     break
-                ways *= here
-                run += 1
+                cells.append(here)
+            run = len(cells)
+            ways = 0
+            for way in product(*cells):
+                if self.game.all_wild_ways == "void" and all(self.kind[name] == "wild" for name in way):
+                    continue
+                count = 1
+                for name in way:
+                    count *= self.multiplier[name]
+                ways += count
             win = self.pay(entry, run) * ways if run else 0
             if win > 0:
                 out.append((win, entry, run))
@@ -263,7 +322,7 @@ def brute_force(game: Game, reels: str | None = None, *, lines: int | None = Non
         scatter_total = 0
         shown = []
         for sp in game.scatter_pays:
-            count = sum(1 for column in window for name in column if name == sp.symbol)
+            count = sum(scatter_shown(game, sp.symbol, column) for column in window)
             shown.append(count)
             win = sp.pay(count) * scatter_unit
             if win > 0:
@@ -317,9 +376,12 @@ class BruteSpin:
         return second - mean * mean
 
 
-def digit_value(name: str, reel: int, column: tuple[str, ...], symbols: set[str]) -> int:
-    """The built-in digits, written out: ``SYMBOL`` counts it in the column, ``SYMBOL@r`` its rows on reel ``r``."""
+def digit_value(name: str, reel: int, column: tuple[str, ...], symbols: set[str], game: Game | None = None) -> int:
+    """The built-in digits, written out: ``SYMBOL`` counts it in the column (a scatter with the wilds counting
+    as it, when ``game`` is given), ``SYMBOL@r`` its rows on reel ``r``."""
     if name in symbols:
+        if game is not None and game.symbol(name).kind == "scatter":
+            return scatter_shown(game, name, column)
         return sum(1 for s in column if s == name)
     sym, _, r = name.rpartition("@")
     if int(r) - 1 != reel:
@@ -355,7 +417,7 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
     read_as = dict(model.remap)
 
     def value(name: str, reel: int, column: tuple[str, ...]) -> int:
-        return custom[name](reel, column) if name in custom else digit_value(name, reel, column, names)
+        return custom[name](reel, column) if name in custom else digit_value(name, reel, column, names, game)
 
     # every stop of every reel: (weight, the column shown, the column read, its digit values, its scatter counts)
     reel_stops = []
@@ -373,7 +435,7 @@ def brute_spin(game: Game, model: Any, *, lines: int | None = None, coins: int |
                 read = tuple(read_as.get(s, s) for s in shown)
                 seen = tuple(value(d, r, shown) for d in digits)
                 extras = tuple(value(d, r, shown) for _, d, _ in model.extra)
-                counts = tuple(sum(1 for s in shown if s == sp.symbol) for sp in game.scatter_pays)
+                counts = tuple(scatter_shown(game, sp.symbol, shown) for sp in game.scatter_pays)
                 factors = tuple((value(a, r, shown), value(b, r, shown)) for _, a, b, _ in model.products)
                 stops.append((weight, read, seen, extras, counts, factors))
         reel_stops.append(stops)
@@ -443,5 +505,5 @@ def brute_window(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int 
         total += sum(win for win, _, _ in rules.ways(window))
     unit = scatter_bet(game, n_lines, coin)
     for sp in game.scatter_pays:
-        total += sp.pay(sum(1 for column in window for name in column if name == sp.symbol)) * unit
+        total += sp.pay(sum(scatter_shown(game, sp.symbol, column) for column in window)) * unit
     return total

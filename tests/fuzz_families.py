@@ -46,7 +46,9 @@ class Family:
 CLASSIC = {"small_lines": 12, "small_ways": 8, "small_free": 12, "small_limited": 8, "classic_3reel": 6,
            "sizzling_hot": 4, "benchmark_5x3": 2, "dynasty_small": 4, "dynasty": 1, "small_classic": 6,
            # the classic steppers: [ordered], [pick_bonus], multiplier symbols, flat entries, line-bet scatters
-           "red_white_blue": 4, "pick_bonus_3reel": 4, "double_sevens": 3, "line_bet_scatters": 3}
+           "red_white_blue": 4, "pick_bonus_3reel": 4, "double_sevens": 3, "line_bet_scatters": 3,
+           # issue 30: a wild counting as the scatter, wild multipliers not stacking, ways rules, scatter units
+           "wild_scatter_5x3": 2, "multiplier_wilds_3reel": 3, "ways_rules_243": 2, "book_5x3": 2}
 """The classic games: lines with a multiplying wild, mixed groups, weights, per-option top awards; ways; free spins
 with retriggers, a cap and a gamble; spin limits; the classic steppers (shipped games are larger: picked less)."""
 

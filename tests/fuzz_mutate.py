@@ -183,7 +183,7 @@ def _mutate_range(rng: random.Random, data: dict[str, Any]) -> str:
     """A mutation aimed at a range of the bounds contract."""
     sets = _reel_sets(data)
     op = rng.choice(["rows", "pay", "scatter", "weights", "coins", "per_option", "cap", "max_spins", "long",
-                     "lines", "multiplier", "awards", "ordered", "pick", "unit", "flat", "rtp"])
+                     "lines", "multiplier", "awards", "ordered", "pick", "unit", "flat", "land", "rtp"])
     if op == "rows" and sets:
         rs = rng.choice(sets)
         rs["rows"] = rng.choice([4, 6, 9, 50, 10**30, [1, 2], 0])
@@ -295,8 +295,13 @@ def _mutate_range(rng: random.Random, data: dict[str, Any]) -> str:
                  "symbol": lambda: rng.choice(["ZZ", "CHERRY", ""])}[k]()
         return f"pick_bonus.{k} = {pb[k]!r}"[:120]
     if op == "unit":
-        data["scatter_unit"] = rng.choice(["line_bet", "total_bet", "coin", "", 1])
+        data["scatter_unit"] = rng.choice(["line_bet", "total_bet", "credits", "coin", "", 1])
+        if data["scatter_unit"] == "credits" or rng.random() < 0.2:
+            data["scatter_bet"] = rng.choice([1, 2, 5, 25, 0, 7, -1, 10**30, "25"])
+            return f"scatter_unit = {data['scatter_unit']!r}, scatter_bet = {data['scatter_bet']!r}"
         return f"scatter_unit = {data['scatter_unit']!r}"
+    if op == "land":  # issue 30's rules: a wild counting as a scatter, multiplier rule, multiplied own runs, ways rules
+        return _mutate_land(rng, data)
     if op == "flat" and isinstance(data.get("paytable"), dict) and data["paytable"]:
         name = rng.choice(list(data["paytable"]))
         entry = data["paytable"][name]
@@ -308,6 +313,36 @@ def _mutate_range(rng: random.Random, data: dict[str, Any]) -> str:
             return f"paytable.{name}.flat = {entry['flat']!r}"
     data["declared_rtp"] = rng.choice(["1e400", "nan", 1e400, "1/3", 0, 2, -1, "0.95"])
     return f"declared_rtp = {data['declared_rtp']!r}"
+
+
+def _mutate_land(rng: random.Random, data: dict[str, Any]) -> str:
+    """One of the land-mechanics fields (issue 30) set to a value good or bad."""
+    syms = data.get("symbols") if isinstance(data.get("symbols"), dict) else {}
+    wilds = [n for n, s in syms.items() if isinstance(s, dict) and s.get("kind") == "wild"]
+    scatters = [n for n, s in syms.items() if isinstance(s, dict) and s.get("kind") == "scatter"]
+    what = rng.choice(["as_scatter", "rule", "multiplied", "all_wild", "void_at", "line_symbol"])
+    if what == "as_scatter" and syms:
+        name = rng.choice(wilds or list(syms))
+        value = rng.choice([[rng.choice(scatters)] if scatters else ["ZZ"], ["ZZ"], [], "S", [1], scatters * 2, [name]])
+        syms[name]["counts_as_scatter"] = value
+        return f"symbols.{name}.counts_as_scatter = {value!r}"
+    if what == "multiplied" and isinstance(data.get("paytable"), dict) and data["paytable"]:
+        name = rng.choice([n for n in data["paytable"] if n in wilds] or list(data["paytable"]))
+        entry = data["paytable"][name]
+        if isinstance(entry, dict):
+            entry["multiplied"] = rng.choice([True, False, 1, "yes"])
+            return f"paytable.{name}.multiplied = {entry['multiplied']!r}"
+    if what == "line_symbol":
+        data["line_symbol"] = rng.choice(["first", "best", "last", 0])
+        return f"line_symbol = {data['line_symbol']!r}"
+    if what == "all_wild":
+        data["all_wild_ways"] = rng.choice(["void", "pay", "never", 1])
+        return f"all_wild_ways = {data['all_wild_ways']!r}"
+    if what == "void_at":
+        data["void_ways_at_wilds"] = rng.choice([0, 1, 2, 3, 5, 15, -1, 10**6, "3"])
+        return f"void_ways_at_wilds = {data['void_ways_at_wilds']!r}"
+    data["multiplier_rule"] = rng.choice(["once", "stack", "twice", 2])
+    return f"multiplier_rule = {data['multiplier_rule']!r}"
 
 
 def _mutate_text(rng: random.Random, text: str) -> tuple[bytes, str]:

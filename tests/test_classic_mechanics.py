@@ -193,8 +193,8 @@ def test_format_round_trip_and_errors() -> None:
     with pytest.raises(GameError, match="flat pays are not supported in ways games"):
         loads_game(ways)
     ways = base.replace('paylines = [[0, 0, 0]]', 'pay_mode = "ways"\nscatter_unit = "line_bet"') + "[paytable]\nA = { 3 = 5 }\n"
-    with pytest.raises(GameError, match="per line bet in a ways game"):
-        loads_game(ways)
+    # issue 30: a ways game pays scatters per bet unit (the coins per bet line) too
+    assert loads_game(ways).scatter_credits() == 1
 
 
 # ----------------------------------------------------------------------------- random small games

@@ -211,7 +211,76 @@ def forced_line_credits(t: PayTables, st: StopTables, symbol: int) -> tuple[tupl
     return tuple(out)
 
 
+def _ways_ruled(t: PayTables, st: StopTables) -> list[EntryHits]:
+    """Ways hits and credits under the ways rules (``t.ways_rule``), from per-reel sums over the wild cells shown.
+
+    For an entry and a run of ``n`` reels the spin pays ``pay × (Π c_r − [void] Π w_r)`` (``c_r`` the matching
+    positions of reel ``r``, ``w_r`` the wild ones), unless ``at`` or more wild cells show.  The reels are
+    taken one by one with the wild cells seen so far as the state (from ``at`` on, dropped): the weight,
+    ``Σ Π c``, ``Σ Π w`` and the weight of the runs made only of wilds (``c_r = w_r`` on every reel: they pay
+    nothing when void).
+    """
+    out = []
+    n_reels = st.n_reels
+    void, at = bool(t.ways_rule[0]), int(t.ways_rule[1])
+    states = at if at > 0 else 1
+    cells = [np.asarray(t.wild[c].sum(axis=1), dtype=np.int64) if at > 0 else np.zeros(len(c), dtype=np.int64)
+             for c in st.cols]
+
+    def step(acc: list[list[int]], rows: dict[int, list[int]]) -> list[list[int]]:
+        """``acc[s]`` (sums by wild cells seen) through one reel whose stops add ``rows[d]`` sums with ``d`` cells."""
+        new = [[0, 0, 0, 0] for _ in range(states)]
+        for s0, a in enumerate(acc):
+            for d, v in rows.items():
+                s1 = s0 + d
+                if s1 >= states:
+                    continue
+                for q in range(4):
+                    new[s1][q] += a[q] * v[q]
+        return new
+
+    for e in range(len(t.entries)):
+        contrib = np.where(t.match[e], t.mult, 0)
+        wild = np.where(t.wild, contrib, 0)
+        on, off, anyr = [], [], []  # per reel: {cells: [weight, Σ w·c, Σ w·wild, weight of only-wild]} by kind of stop
+        for r in range(n_reels):
+            c = contrib[st.cols[r]].sum(axis=1).tolist()
+            w = wild[st.cols[r]].sum(axis=1).tolist()
+            a: dict[int, list[int]] = {}
+            z: dict[int, list[int]] = {}
+            x: dict[int, list[int]] = {}
+            for ci, wi, d, wt in zip(c, w, cells[r].tolist(), st.weights[r].tolist(), strict=True):
+                row = a.setdefault(d, [0, 0, 0, 0]) if ci > 0 else z.setdefault(d, [0, 0, 0, 0])
+                row[0] += wt
+                row[1] += wt * ci
+                row[2] += wt * wi
+                row[3] += wt * (ci == wi)
+                cell = x.setdefault(d, [0, 0, 0, 0])
+                for q in range(4):
+                    cell[q] += wt
+            on.append(a)
+            off.append({d: [v[0]] * 4 for d, v in z.items()})
+            anyr.append(x)
+        for n in range(1, n_reels + 1):
+            pay = int(t.pay[e, n])
+            if pay == 0:
+                continue
+            acc = [[1, 1, 1, 1]] + [[0, 0, 0, 0] for _ in range(states - 1)]
+            for r in range(n):
+                acc = step(acc, on[r])
+            rest = ([off[n]] if n < n_reels else []) + anyr[n + 1:]
+            for rows in rest:
+                acc = step(acc, rows)
+            hits = sum(a[0] - (a[3] if void else 0) for a in acc)
+            credits = pay * sum(a[1] - (a[2] if void else 0) for a in acc)
+            if hits:
+                out.append(EntryHits("ways", t.entries[e], int(t.key[e, n]), hits, credits))
+    return _merge_rows(out)
+
+
 def _ways(t: PayTables, st: StopTables) -> list[EntryHits]:
+    if t.ways_rule.any():
+        return _ways_ruled(t, st)
     out = []
     n_reels = st.n_reels
     totals = [int(w.sum()) for w in st.weights]

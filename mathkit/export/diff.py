@@ -126,7 +126,7 @@ def _pay_map(g: Game) -> dict[str, Any]:
             out[f"{k} × {label}"] = list(v) if e.is_per_option(k) else v[0]
     for sp in g.scatter_pays:
         for k, sv in sp.pays:
-            unit = "line bet" if g.scatter_unit == "line_bet" else "bet"
+            unit = "bet" if g.scatter_unit == "total_bet" else g.scatter_unit_name
             out[f"{k} × {sp.symbol} (scatter, × {unit})"] = sv
     return out
 

@@ -64,7 +64,7 @@ def _summary_rows(par: RoundSheet) -> list[list[object]]:
         ["lines played", par.lines, "", ""],
         ["coins per line", par.coins, "", ""],
         ["total bet (credits)", par.total_bet, "", ""],
-        ["scatter pays ×", "line bet" if g.scatter_unit == "line_bet" else "total bet",
+        ["scatter pays ×", g.scatter_unit_name,
          par.base.tables.scatter_credits, "credits per unit"],
         ["cycle", _cell(par.cycle), str(par.cycle), "exact"],
         _fig_row("RTP", par.rtp),

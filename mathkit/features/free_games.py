@@ -246,7 +246,7 @@ class FreeGames(Block):
         growth is drawn only when a game is left (after the last game it could change nothing);
         a last stage, without a spin, counts the height of the last game (``last at H``).
         """
-        count = Count((self.trigger,))
+        count = Count(game.scatter_counted(self.trigger))  # the scatter and the wilds counting as it
         award = Lookup(tuple(self.award(c) for c in range(max(k for k, _ in self.awards) + 1)), count)
         top = self._top(game)
         spins = tuple(Spin(self.reels, rows=h, as_base=True) for h in range(1, top + 1))

@@ -526,7 +526,7 @@ class FreeSpins(EnteredSpins):
 
     def sim_table(self, game: Game, stake: Stake) -> Sequence:
         """Spins left and awarded as registers; each spin takes one and grants its retrigger, up to ``max_spins``."""
-        count = Count((self.trigger,))
+        count = Count(game.scatter_counted(self.trigger))  # the scatter and the wilds counting as it
         first = (self.entry({self.trigger: c}) for c in range(max(k for k, _ in self.awards) + 1))
         award = Lookup(tuple(e if isinstance(e, int) else 0 for e in first), count)
         spin = Spin(self.reels, line_multiplier=Const(self.multiplier),

@@ -301,7 +301,7 @@ class MultiplierFreeSpins(EnteredSpins):
 
     def sim_table(self, game: Game, stake: Stake) -> Sequence:
         """Spins left and the multiplier as registers; each spin's triggers raise it before its line wins are paid."""
-        count = Count((self.trigger,))
+        count = Count(game.scatter_counted(self.trigger))  # the scatter and the wilds counting as it
         most = sum(game.reel_set(self.reels).rows)
         raise_by = Lookup(tuple(self.step * c for c in range(most + 1)), count)
         spin = Spin(self.reels, line_multiplier=Reg("multiplier"))

@@ -170,6 +170,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
                 spec["reels"] = list(s.reels)
             spec["pays"] = s.pays
             spec["multiplier"] = s.multiplier
+            if s.counts_as_scatter:
+                spec["counts_as_scatter"] = list(s.counts_as_scatter)
         elif s.multiplier != 1:
             spec["multiplier"] = s.multiplier
         if s.value is not None:
@@ -189,7 +191,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     out["reels"] = reels
     if game.paylines:
         out["paylines"] = [list(line) for line in game.paylines]
-    out["paytable"] = {e.name: _pays_out(e) | ({"flat": True} if e.flat else {}) for e in game.line_pays
+    out["paytable"] = {e.name: _pays_out(e) | ({"flat": True} if e.flat else {})
+                       | ({"multiplied": True} if e.multiplied else {}) for e in game.line_pays
                        if e.symbols == (e.name,) and not e.ordered}
     mixed = {e.name: {"symbols": list(e.symbols), "pays": _pays_out(e)} | ({"flat": True} if e.flat else {})
              for e in game.line_pays if e.symbols != (e.name,) and not e.ordered}
@@ -203,6 +206,16 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         out["scatter_pays"] = {sp.symbol: {str(k): v for k, v in sp.pays} for sp in game.scatter_pays}
     if game.scatter_unit != "total_bet":
         out["scatter_unit"] = game.scatter_unit
+    if game.scatter_bet is not None:
+        out["scatter_bet"] = game.scatter_bet
+    if game.multiplier_rule != "stack":
+        out["multiplier_rule"] = game.multiplier_rule
+    if game.line_symbol != "best":
+        out["line_symbol"] = game.line_symbol
+    if game.all_wild_ways != "pay":
+        out["all_wild_ways"] = game.all_wild_ways
+    if game.void_ways_at_wilds:
+        out["void_ways_at_wilds"] = game.void_ways_at_wilds
     out.update(features_to_dict(game.features))
     if not game.targets.empty:
         out["targets"] = _targets_out(game)

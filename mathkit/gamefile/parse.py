@@ -24,7 +24,21 @@ from ..model.fields import integer as _int
 from ..model.fields import string as _str
 from ..model.fields import suggest as _suggest
 from ..model.fields import table as _table
-from ..model.game import SCATTER_UNITS, Bet, Game, PayEntry, Reading, ReelSet, ScatterPay, ScatterUnit, Symbol, Targets
+from ..model.game import (
+    ALL_WILD_WAYS,
+    LINE_SYMBOLS,
+    MULTIPLIER_RULES,
+    SCATTER_UNITS,
+    Bet,
+    Game,
+    PayEntry,
+    Reading,
+    ReelSet,
+    ScatterPay,
+    ScatterUnit,
+    Symbol,
+    Targets,
+)
 from ..model.tuning import check_tuning, tuning_from_dict
 from ..model.validate import validate_game
 
@@ -32,8 +46,8 @@ __all__ = ["CORE_KEYS", "TOP_KEYS", "game_from_dict"]
 
 CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
-    "reels", "paylines", "paytable", "mixed", "ordered", "scatter_pays", "scatter_unit", "readings", "targets",
-    "tuning",
+    "reels", "paylines", "paytable", "mixed", "ordered", "scatter_pays", "scatter_unit", "scatter_bet",
+    "multiplier_rule", "line_symbol", "all_wild_ways", "void_ways_at_wilds", "readings", "targets", "tuning",
 )
 """Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
 TOP_KEYS = CORE_KEYS + tuple(KINDS)
@@ -51,7 +65,8 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
         if not isinstance(spec, dict):
             msg = "expected a table"
             raise GameError(msg, field=where, fix=f'write [symbols.{name}] kind = "regular"')
-        _check_keys(spec, ("kind", "substitutes", "reels", "pays", "multiplier", "value", "mark"), where)
+        _check_keys(spec, ("kind", "substitutes", "reels", "pays", "multiplier", "value", "mark", "counts_as_scatter"),
+                    where)
         kind = spec.get("kind", "regular")
         if kind not in SYMBOL_KINDS:
             msg = f"unknown kind {kind!r}"
@@ -72,7 +87,7 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
             out.append(Symbol(name, kind, value=value, mark=mark))
             continue
         if kind != "wild":
-            for k in ("substitutes", "reels", "pays", "multiplier"):
+            for k in ("substitutes", "reels", "pays", "multiplier", "counts_as_scatter"):
                 if k in spec and not (k == "multiplier" and kind == "regular"):
                     msg_0 = f"{k!r} only applies to wild symbols"
                     raise GameError(msg_0, field=f"{where}.{k}",
@@ -91,11 +106,13 @@ def _parse_symbols(data: Mapping[str, Any]) -> tuple[Symbol, ...]:
                       for i, r in enumerate(_list(spec.get("reels", []), f"{where}.reels")))
         pays = _bool(spec.get("pays", False), f"{where}.pays")
         mult = _int(spec.get("multiplier", 1), f"{where}.multiplier", minimum=1)
-        out.append(Symbol(name, "wild", subs, reels, pays, mult))
+        as_scatter = tuple(_str(s, f"{where}.counts_as_scatter[{i}]")
+                           for i, s in enumerate(_list(spec.get("counts_as_scatter", []), f"{where}.counts_as_scatter")))
+        out.append(Symbol(name, "wild", subs, reels, pays, mult, counts_as_scatter=as_scatter))
     regular = tuple(s.name for s in out if s.kind == "regular")
     # resolve "all" now that every symbol is known
     return tuple(
-        Symbol(s.name, s.kind, regular, s.reels, s.pays, s.multiplier, s.value, s.mark)
+        Symbol(s.name, s.kind, regular, s.reels, s.pays, s.multiplier, s.value, s.mark, s.counts_as_scatter)
         if s.substitutes == ("*",) else s
         for s in out
     )
@@ -186,7 +203,7 @@ def _parse_pays(value: Any, where: str, n_coins: int,
     out = []
     per_option = set()
     for key, pay in value.items():
-        if key == "flat" and flat_key:  # read by the entry (_flat), not a count
+        if key in ("flat", "multiplied") and flat_key:  # read by the entry (_flat, _multiplied), not a count
             continue
         field = f"{where}.{key}"
         count = _count_key(key, field)
@@ -215,6 +232,11 @@ def _flat(spec: Mapping[str, Any], where: str) -> bool:
     return _bool(spec.get("flat", False), f"{where}.flat")
 
 
+def _multiplied(spec: Mapping[str, Any], where: str) -> bool:
+    """``multiplied = true`` on a wild's own entry: its run of wilds is paid × their factors."""
+    return _bool(spec.get("multiplied", False), f"{where}.multiplied")
+
+
 def _parse_paytable(data: Mapping[str, Any], n_coins: int, symbols: tuple[str, ...]) -> tuple[PayEntry, ...]:
     entries = []
     for name, spec in _table(data, "paytable", "").items():
@@ -224,7 +246,8 @@ def _parse_paytable(data: Mapping[str, Any], n_coins: int, symbols: tuple[str, .
         if not pays:
             msg = "no pays"
             raise GameError(msg, field=f"paytable.{name}", fix="write e.g. { 3 = 1000, flat = true }")
-        entries.append(PayEntry(name, (name,), pays, per_option, _flat(spec, f"paytable.{name}")))
+        entries.append(PayEntry(name, (name,), pays, per_option, _flat(spec, f"paytable.{name}"),
+                                multiplied=_multiplied(spec, f"paytable.{name}")))
     for name, spec in _table(data, "mixed", "").items():
         where = f"mixed.{name}"
         if not isinstance(spec, dict):
@@ -301,7 +324,17 @@ def _parse_scatter_unit(data: Mapping[str, Any]) -> ScatterUnit:
             return u
     msg = f"unknown scatter pay unit {unit!r}"
     raise GameError(msg, field="scatter_unit",
-                    fix='write "total_bet" (scatter pays × the total bet) or "line_bet" (× the bet per line)')
+                    fix='write "total_bet" (scatter pays × the total bet), "line_bet" (× the bet per line) or '
+                        '"credits" (credits at the total bet scatter_bet)')
+
+
+def _choice(data: Mapping[str, Any], key: str, options: tuple[str, ...], meaning: str) -> Any:
+    """A top-level key that takes one of ``options`` (the first is the default)."""
+    value = data.get(key, options[0])
+    if value not in options:
+        msg = f"unknown {meaning} {value!r}"
+        raise GameError(msg, field=key, fix=_suggest(str(value), options))
+    return value
 
 
 def _parse_bet(data: Mapping[str, Any], n_paylines: int) -> Bet:
@@ -414,6 +447,12 @@ def _game_from_dict(data: Mapping[str, Any]) -> Game:
         paylines=paylines,
         scatter_pays=_parse_scatter_pays(data),
         scatter_unit=_parse_scatter_unit(data),
+        scatter_bet=None if data.get("scatter_bet") is None else _int(data["scatter_bet"], "scatter_bet", minimum=1),
+        multiplier_rule=_choice(data, "multiplier_rule", MULTIPLIER_RULES, "multiplier rule"),
+        all_wild_ways=_choice(data, "all_wild_ways", ALL_WILD_WAYS, "all-wild ways rule"),
+        line_symbol=_choice(data, "line_symbol", LINE_SYMBOLS, "line symbol rule"),
+        void_ways_at_wilds=_int(data.get("void_ways_at_wilds", 0), "void_ways_at_wilds", minimum=0,
+                                maximum=MAX_REELS * MAX_ROWS),
         default_reels=_str(data.get("default_reels", reel_sets[0].name), "default_reels"),
         declared_rtp=None if declared is None else _fraction(declared, "declared_rtp"),
         features=features_from_dict(data),

@@ -127,7 +127,7 @@ def spin_tops(game: Game, reels: str | None = None, *, lines: int | None = None,
     best = []
     for e in game.line_pays:
         own = e.flat or (len(e.symbols) == 1 and e.symbols[0] in game.symbol_names
-                         and game.symbol(e.symbols[0]).is_wild)
+                         and game.symbol(e.symbols[0]).is_wild and not e.multiplied)
         best.append(max((e.pay(n, c, index) * (1 if own else mult**n) for n in range(1, game.n_reels + 1)), default=0))
     heights = rs.rows if rows is None else rows
     if game.pay_mode == "ways":
@@ -244,6 +244,10 @@ def check_bet(game: Game, lines: int | None = None, coins: int | None = None, *,
         options = ", ".join(str(x) for x in game.bet.coins)
         msg = f"{c} coins per line is not a coin option of this game"
         raise GameError(msg, field=coins_field, fix=f"choose one of {options} (bet.coins)")
+    if game.scatter_unit == "credits" and game.scatter_bet and game.total_bet(n_lines, c) % game.scatter_bet:
+        msg = (f"a bet of {game.total_bet(n_lines, c)} credits ({n_lines} lines × {c} coins) pays scatters written in "
+               f"credits at a bet of {game.scatter_bet}: not a whole number of credits")
+        raise GameError(msg, field=lines_field, fix=f"play a bet that is a multiple of {game.scatter_bet} (scatter_bet)")
     return n_lines, c
 
 

@@ -25,6 +25,9 @@ from typing import Any, ClassVar, Literal
 from ..errors import GameError, UnknownNameError, UsageError
 
 __all__ = [
+    "ALL_WILD_WAYS",
+    "LINE_SYMBOLS",
+    "MULTIPLIER_RULES",
     "SCATTER_UNITS",
     "Bet",
     "Feature",
@@ -93,6 +96,12 @@ class Symbol:
         feature block's rule.
     mark
         For a bonus symbol: a mark it carries (``"jackpot"`` ...), read by a feature block.
+    counts_as_scatter
+        For a wild: the scatter symbols it also counts as.  A scatter's count is then the
+        scatters plus these wilds shown anywhere in the window: it drives the scatter's pay
+        and every trigger and retrigger the scatter starts, in the base game and the features.
+        A wild listing its own name is both wild and scatter (a "book"): it substitutes on the
+        lines and is counted anywhere as the scatter of its name.
     """
 
     name: str
@@ -103,6 +112,7 @@ class Symbol:
     multiplier: int = 1
     value: Fraction | None = None
     mark: str = ""
+    counts_as_scatter: tuple[str, ...] = ()
 
     @property
     def is_wild(self) -> bool:
@@ -115,7 +125,8 @@ class Symbol:
 
     @property
     def is_scatter(self) -> bool:
-        return self.kind == "scatter"
+        """A scatter symbol, or a wild that is its own scatter (``counts_as_scatter`` lists its own name)."""
+        return self.kind == "scatter" or (self.kind == "wild" and self.name in self.counts_as_scatter)
 
     @property
     def is_bonus(self) -> bool:
@@ -209,6 +220,10 @@ class PayEntry:
         in its run (wilds' or multiplier symbols'): a flat jackpot for three "double"
         symbols.  A wild's own combination is always flat.  A feature's multiplier (free
         spins × 3) still applies to the whole line win.
+    multiplied
+        For a wild's own combination (a run of wilds only): paid × the factors of the wilds in
+        the run, by the game's :attr:`Game.multiplier_rule`.  Without it the run pays its own
+        table, never multiplied.
 
     Examples
     --------
@@ -225,6 +240,7 @@ class PayEntry:
     flat: bool = False
     reels: tuple[tuple[str, ...], ...] = ()
     reel_labels: tuple[str, ...] = ()
+    multiplied: bool = False
 
     def __post_init__(self) -> None:
         listed = frozenset(k for k, v in self.pays if len(v) > 1)
@@ -299,8 +315,14 @@ class PayEntry:
         return self.reel_labels or tuple("|".join(m) for m in self.reels)
 
 
-ScatterUnit = Literal["total_bet", "line_bet"]
-SCATTER_UNITS: tuple[ScatterUnit, ...] = ("total_bet", "line_bet")
+ScatterUnit = Literal["total_bet", "line_bet", "credits"]
+SCATTER_UNITS: tuple[ScatterUnit, ...] = ("total_bet", "line_bet", "credits")
+MultiplierRule = Literal["stack", "once"]
+MULTIPLIER_RULES: tuple[MultiplierRule, ...] = ("stack", "once")
+LineSymbol = Literal["best", "first"]
+LINE_SYMBOLS: tuple[LineSymbol, ...] = ("best", "first")
+AllWildWays = Literal["pay", "void"]
+ALL_WILD_WAYS: tuple[AllWildWays, ...] = ("pay", "void")
 
 
 @dataclass(frozen=True)
@@ -487,7 +509,21 @@ class Game:
     targets: Targets = Targets()
     tuning: Tuning | None = None
     scatter_unit: ScatterUnit = "total_bet"
-    """What a scatter pay multiplies: ``"total_bet"`` or ``"line_bet"`` (the coins per line)."""
+    """What a scatter pay multiplies: ``"total_bet"``, ``"line_bet"`` (the coins per line; in a ways game the
+    coins per bet unit) or ``"credits"`` (credits at a total bet of :attr:`scatter_bet`, scaled to the bet played)."""
+    scatter_bet: int | None = None
+    """With ``scatter_unit = "credits"``: the total bet, in credits, at which the scatter pays are written."""
+    multiplier_rule: MultiplierRule = "stack"
+    """How the factors in a paid run combine: ``"stack"`` (every wild's and multiplier symbol's factor
+    multiplies: two ×2 wilds × 4) or ``"once"`` (the largest factor in the run applies once)."""
+    line_symbol: LineSymbol = "best"
+    """Lines games: ``"best"``: a line pays its best combination, leading wilds counting for any symbol;
+    ``"first"``: the first symbol on the line that is not a wild fixes its symbol — leading wilds stand in
+    for that symbol only, and a line of wilds alone pays only the wilds' own combination."""
+    all_wild_ways: AllWildWays = "pay"
+    """Ways games: ``"void"``: a way made only of wilds pays nothing (the other ways of its entry still pay)."""
+    void_ways_at_wilds: int = 0
+    """Ways games: when this many wilds or more show in the window, no way pays (0: never)."""
     source: str | None = dataclasses.field(default=None, compare=False, repr=False)
     """The file the game was loaded from (for messages); not part of the game's identity."""
 
@@ -575,9 +611,45 @@ class Game:
     def scatters(self) -> tuple[Symbol, ...]:
         return tuple(s for s in self.symbols if s.is_scatter)
 
+    @property
+    def evaluation_rules(self) -> tuple[Any, ...]:
+        """The game-wide options of the pay rules (scatter unit and bet, multiplier rule, ways rules): part of
+        what any figure computed from the pay rules depends on (caches key on it with the symbols and pays)."""
+        return (self.scatter_unit, self.scatter_bet, self.multiplier_rule, self.all_wild_ways, self.void_ways_at_wilds,
+                self.line_symbol)
+
+    def scatter_counted(self, scatter: str) -> tuple[str, ...]:
+        """The symbols counted as scatter ``scatter``: itself, then the wilds declared to count as it.
+
+        Examples
+        --------
+        >>> g = Game("g", (Symbol("S", "scatter"), Symbol("W", "wild", counts_as_scatter=("S",))),
+        ...          (ReelSet("base", (("S", "W"),), (1,)),), (), Bet(1))
+        >>> g.scatter_counted("S")
+        ('S', 'W')
+        """
+        return (scatter, *(s.name for s in self.symbols
+                           if s.is_wild and scatter in s.counts_as_scatter and s.name != scatter))
+
     def total_bet(self, lines: int | None = None, coins: int | None = None) -> int:
         """Total bet in credits (ways games bet ``bet.lines`` credits per coin)."""
         return self.bet.total_bet(lines, coins)
+
+    @property
+    def scatter_unit_name(self) -> str:
+        """What one unit of scatter pay is, in words: ``total bet``, ``line bet`` or ``credit at a bet of 25``.
+
+        Examples
+        --------
+        >>> g = Game("g", (Symbol("A"),), (ReelSet("base", (("A",),), (1,)),), (), Bet(25))
+        >>> g.scatter_unit_name, dataclasses.replace(g, scatter_unit="credits", scatter_bet=25).scatter_unit_name
+        ('total bet', 'credit at a bet of 25')
+        """
+        if self.scatter_unit == "line_bet":
+            return "line bet"
+        if self.scatter_unit == "credits":
+            return f"credit at a bet of {self.scatter_bet}"
+        return "total bet"
 
     def scatter_credits(self, lines: int | None = None, coins: int | None = None) -> int:
         """Credits one unit of scatter pay is worth: the total bet, or the line bet (the coins per line).
@@ -590,4 +662,6 @@ class Game:
         """
         if self.scatter_unit == "line_bet":
             return self.bet.coins[0] if coins is None else coins
+        if self.scatter_unit == "credits" and self.scatter_bet:
+            return self.total_bet(lines, coins) // self.scatter_bet  # validated: the scatter bet divides every total bet
         return self.total_bet(lines, coins)

@@ -54,7 +54,7 @@ def ordered_ids(symbols: tuple[Symbol, ...], entries: tuple[PayEntry, ...], n_re
     if not any(e.ordered for e in entries):
         return None
     n = len(symbols)
-    plain = np.array([s.is_scatter or s.is_bonus for s in symbols], dtype=np.bool_)
+    plain = np.array([s.kind == "scatter" or s.is_bonus for s in symbols], dtype=np.bool_)
     base = np.arange(n, dtype=np.int64)
     return np.stack([np.where(plain, base, r * n + base) for r in range(n_reels)])
 

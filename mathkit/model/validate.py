@@ -60,6 +60,14 @@ def _check_symbols(game: Game) -> None:
                 msg = f"reel {r} does not exist"
                 raise GameError(msg, field=f"{where}.reels",
                                 fix=f"reels are numbered 1 to {game.n_reels}")
+        for i, sc in enumerate(s.counts_as_scatter):
+            if sc not in game.symbol_names or not game.symbol(sc).is_scatter:
+                scat = _names(tuple(x.name for x in game.scatters)) or "(declare a scatter symbol)"
+                msg = f"{sc!r} is not a scatter symbol"
+                raise GameError(msg, field=f"{where}.counts_as_scatter[{i}]", fix=f"name a scatter: {scat}")
+            if sc in s.counts_as_scatter[:i]:
+                msg = f"{sc!r} is listed twice"
+                raise GameError(msg, field=f"{where}.counts_as_scatter[{i}]", fix="list each scatter once")
         if game.pay_mode == "ways" and s.pays:
             msg = "a wild with pays of its own is not supported in ways games"
             raise GameError(msg,
@@ -165,6 +173,12 @@ def _check_pays(game: Game) -> None:
         if mixed and game.pay_mode == "ways":
             msg = "mixed combinations are not supported in ways games"
             raise GameError(msg, field=where)
+        if e.multiplied and (len(e.symbols) != 1 or e.symbols[0] not in names or not game.symbol(e.symbols[0]).is_wild
+                             or e.flat):
+            msg = "flat and multiplied at once" if e.flat else "multiplied applies to a wild's own combination"
+            raise GameError(msg, field=f"{where}.multiplied",
+                            fix="remove it: other entries are multiplied unless flat; a wild's own run is multiplied "
+                                "only with multiplied = true")
         if e.flat and game.pay_mode == "ways":
             msg = "flat pays are not supported in ways games"
             raise GameError(msg, field=f"{where}.flat",
@@ -252,14 +266,52 @@ def _check_bet(game: Game) -> None:
     if len(set(bet.coins)) != len(bet.coins):
         msg = "a coin option is listed twice"
         raise GameError(msg, field="bet.coins")
-    if game.scatter_unit == "line_bet" and (bet.total is not None or game.pay_mode != "lines"):
-        what = "a ways game" if game.pay_mode != "lines" else "a game with a fixed total bet"
-        msg = f"scatter pays per line bet in {what}"
+    if game.scatter_unit == "line_bet" and bet.total is not None:
+        msg = "scatter pays per line bet in a game with a fixed total bet"
         raise GameError(msg, field="scatter_unit",
                         fix='write scatter_unit = "total_bet": the game has no fixed bet per line')
+    if (game.scatter_unit == "credits") != (game.scatter_bet is not None):
+        if game.scatter_bet is None:
+            msg = 'scatter_unit = "credits" without the bet the credits are written at'
+            raise GameError(msg, field="scatter_bet",
+                            fix="write scatter_bet = the total bet in credits the scatter pays are written for, e.g. 25")
+        msg = f'scatter_bet = {game.scatter_bet} with scatter_unit = "{game.scatter_unit}"'
+        raise GameError(msg, field="scatter_bet", fix='write scatter_unit = "credits", or remove scatter_bet')
+    if game.scatter_bet is not None:
+        lines = (bet.lines, *bet.line_options) if bet.total is None else (bet.lines,)
+        for n in lines:
+            for c in bet.coins:
+                total = bet.total_bet(n, c)
+                if total % game.scatter_bet:
+                    msg = (f"scatter pays are credits at a total bet of {game.scatter_bet}, and a bet of {total} "
+                           f"({n} lines × {c} coins) is not a whole multiple of it")
+                    raise GameError(msg, field="scatter_bet",
+                                    fix="give a scatter_bet that divides every total bet the game offers")
+    if game.pay_mode == "ways" and game.multiplier_rule != "stack":
+        msg = f'multiplier_rule = "{game.multiplier_rule}" in a ways game'
+        raise GameError(msg, field="multiplier_rule",
+                        fix='write "stack": a ways game counts a wild ×m as m positions, every way × its factors')
+    if game.line_symbol != "best":
+        flat = [e.name for e in game.line_pays if e.flat]
+        if game.pay_mode != "lines" or flat:
+            msg = (f'line_symbol = "{game.line_symbol}" ' + ("in a ways game" if game.pay_mode != "lines" else
+                                                            f"with the flat entry {flat[0]!r}"))
+            raise GameError(msg, field="line_symbol",
+                            fix='write "best", or (lines) remove flat: a line of wilds alone would not say which '
+                                'entry it pays')
+    if game.pay_mode != "ways":
+        for key, value, default in (("all_wild_ways", game.all_wild_ways, "pay"),
+                                    ("void_ways_at_wilds", game.void_ways_at_wilds, 0)):
+            if value != default:
+                msg = f"{key} = {value!r} in a lines game"
+                raise GameError(msg, field=key, fix='remove it: it is a rule of ways games (pay_mode = "ways")')
     if bet.coin_value <= 0:
         msg = "coin value must be positive"
         raise GameError(msg, field="bet.coin_value")
+
+
+SCATTER_COUNTING = ("free_spins", "free_games", "multiplier_free_spins")
+"""The blocks that read a scatter only by its count, so a wild counting as the scatter counts for them too."""
 
 
 def _check_features(game: Game) -> None:
@@ -269,6 +321,22 @@ def _check_features(game: Game) -> None:
                         field="declared_rtp", fix="write e.g. 0.95 for 95%")
     for f in game.features:
         f.validate(game, game.feature_path(f))
+    counted = {sc: w.name for w in game.wilds for sc in w.counts_as_scatter}
+    counting = {w.name for w in game.wilds if w.counts_as_scatter}
+    for f in game.features:  # a block that places or holds such a wild (overlays, sticky wilds): not read as yet
+        for name in f.symbols():
+            if name in counting and f.kind not in SCATTER_COUNTING:
+                msg = (f"feature {f.name!r} ({f.kind}) places or reads wild {name!r}, which counts as a scatter; "
+                       "this block does not count its cells as the scatter")
+                raise GameError(msg, field=f"symbols.{name}.counts_as_scatter",
+                                fix=f"remove counts_as_scatter, or use another wild in {f.name!r}")
+    for f in game.features:  # a scatter wilds count as: read only by blocks that count it (trigger, retrigger)
+        for sc in f.symbols():
+            if sc in counted and f.kind not in SCATTER_COUNTING:
+                msg = (f"feature {f.name!r} ({f.kind}) reads scatter {sc!r}, which wild {counted[sc]!r} counts as; "
+                       f"this block reads the scatter's cells, not its count")
+                raise GameError(msg, field=f"symbols.{counted[sc]}.counts_as_scatter",
+                                fix=f"remove {sc!r} from it, or trigger with {', '.join(SCATTER_COUNTING)}")
 
 
 def validate_game(game: Game) -> None:

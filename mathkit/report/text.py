@@ -141,6 +141,7 @@ def par_to_dict(par: RoundSheet) -> dict[str, Any]:
                                       "hit_frequency_per_line": HIT_FREQUENCY_PER_LINE},
         "scatter_unit": g.scatter_unit,
         "scatter_unit_credits": par.base.tables.scatter_credits,
+        "scatter_bet": g.scatter_bet,
     }
     if par.hit_frequency_per_line is not None:
         out["hit_frequency_per_line"] = par.hit_frequency_per_line.value
@@ -344,7 +345,7 @@ def par_to_text(par: RoundSheet) -> str:
     w.append(f"reel set {par.reels!r} · {g.pay_mode} · {_lines_text(par)} × {par.coins} coin(s) "
              f"= total bet {par.total_bet} credits · cycle {par.cycle:,}")
     if g.scatter_pays:
-        unit = "line bet (coins per line)" if g.scatter_unit == "line_bet" else "total bet"
+        unit = "line bet (coins per line)" if g.scatter_unit == "line_bet" else g.scatter_unit_name
         w.append(f"scatter pays × the {unit}: {par.base.tables.scatter_credits} credit(s) per unit at this bet")
     w.append("")
     w.append("RTP")
@@ -488,7 +489,7 @@ def _tables_text(par: RoundSheet, w: list[str]) -> None:
         odds = f"{e.one_in:,.1f}" if math.isfinite(e.one_in) else "never"
         w.append(f"  {e.component:<9} {name:<{cw}} {e.pay:>8} {e.hits:>14,} {e.hits_per_spin.value:>11.6g} "
                  f"{e.probability.value:>12.6g} {e.per:<4} {odds:>14} {pct(e.rtp.value, 4):>11}")
-    unit = "the line bet (coins per line)" if g.scatter_unit == "line_bet" else "the total bet"
+    unit = "the line bet (coins per line)" if g.scatter_unit == "line_bet" else f"the {g.scatter_unit_name}"
     w.append("  (pay: credits at this bet before multipliers; line hits count (outcome, line) pairs; hits/spin = "
              "hits / cycle, not a probability; probability and 1 in N per line played for a line combination, "
              "per spin for the others"

@@ -178,7 +178,7 @@ class Engine:
     def _content_of(self, reels: str) -> tuple[Any, ...]:
         if reels not in self._content:
             g = self._game
-            self._content[reels] = (g.symbols, g.line_pays, g.scatter_pays, g.scatter_unit, g.paylines, g.bet,
+            self._content[reels] = (g.symbols, g.line_pays, g.scatter_pays, g.evaluation_rules, g.paylines, g.bet,
                                     g.pay_mode, g.reel_set(reels), self._lines, self._coins, tuple(sorted(self._digits.items())))
         return self._content[reels]
 

@@ -179,7 +179,7 @@ def rare_route(analysis: Any, route: str) -> RareRoute | None:
 
 @nb.njit(cache=True, nogil=True)
 def _sticky_wins(masks: IntArray, cols: IntArray, n_stops: IntArray, cum: IntArray, rows: IntArray,
-                 lines: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: npt.NDArray[np.bool_],
+                 lines: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: IntArray,
                  mult: IntArray, wild: int, trigger: int, spins: int, seed: int) -> IntArray:  # pragma: no cover
     """Each start mask's feature win: ``spins`` spins, the sticky cells wild, a landing trigger wild and sticky."""
     np.random.seed(seed)  # noqa: NPY002 - numba's generator (seeded per call)

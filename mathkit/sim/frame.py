@@ -98,7 +98,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
     first, nchild, row, cnt, depth, entry_t, opened = M[8], M[9], M[10], M[11], M[12], M[13], M[14]
     read = M[16]
     code, tab, symset, symcode, feat, var, _, ptab, sym, comp, cmap = P
-    match, pay, mult = L
+    match, pay, mult, wildm, wrule = L
     R, vals, queue, cw, W, LW, LW3, zst, stack_r, stack_s, stack, fm, fs, window = S[:14]
     free_buf, fpos, free_gen = F
     free_h = fpos[0]
@@ -141,7 +141,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                         LW[r, q] = read[k, r, W[r, q]]
                         LW3[r, 0, q] = LW[r, q]
                 if is_ways:
-                    line = ways_win(LW, rows[k], match, pay, mult)
+                    line = ways_win(LW, rows[k], match, pay, mult, wildm, wrule)
                 else:
                     line, _ = _walk(zst, LW3, first[k], nchild[k], row[k], cnt[k], depth[k], sym, stack_r,
                                     stack_s, 0, 0, n_reels)
@@ -150,7 +150,7 @@ def play_rounds(n: int, pend: IntArray, res: IntArray, M: tuple, P: tuple, L: tu
                 for r in range(n_reels):
                     for q in range(rows[k, r]):
                         window[r, q] = lcols[k, r, spins[at, r], q]
-                line = ways_win(window, rows[k], match, pay, mult)
+                line = ways_win(window, rows[k], match, pay, mult, wildm, wrule)
             else:  # the prefix table's credits, then the open states over the remaining reels
                 # The walk is written once, here, and pasted by mathkit.sim.driver where _drive values a batch's
                 # spins (its names for the win and the spin's row in the parentheses).  Not a helper: made one
@@ -292,7 +292,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
     first, nchild, row, cnt, entry_t, opened = M[8], M[9], M[10], M[11], M[13], M[14]
     info, ropen, rem = M[15], M[17], M[18]
     var, vcum, ptab, sym = P[5], P[6], P[7], P[8]
-    match, pay, mult = L
+    match, pay, mult, wildm, wrule = L
     bet = par[K.P_TOTAL_BET]
     cap = par[K.P_CAP]
     slow0 = var[0, 1] >= 0
@@ -377,7 +377,7 @@ def _drive(n_plays: int, st: UIntArray, kind: int, M: tuple, P: tuple, L: tuple,
                 for r in range(n_reels):
                     for q in range(rows[k, r]):
                         window[r, q] = lcols[k, r, spins[b, r], q]
-                line_b = ways_win(window, rows[k], match, pay, mult)
+                line_b = ways_win(window, rows[k], match, pay, mult, wildm, wrule)
             else:  # the prefix table's credits, then the open states over the remaining reels
                 pass  # @walk(line_b, b): the walk of play_rounds, pasted by mathkit.sim.driver
             pt = ptab[c]

@@ -55,7 +55,7 @@ class SimSpec:
         The spin models' arrays (:data:`~mathkit.sim.models.FIELDS`) and the compiled
         features (:data:`~mathkit.sim.program.PROGRAM`).
     ways_tables
-        ``(match, pay, mult)`` for :func:`~mathkit.spin.evaluate.ways_win`.
+        ``(match, pay, mult, wild, ways_rule)`` for :func:`~mathkit.spin.evaluate.ways_win`.
     par
         Scalar parameters (``P_*`` slots).
     slots, n_acc
@@ -210,7 +210,7 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     b = Builder(game.name, t.names, seqs, t.total_bet, stake.lines, tuple(rs.name for rs in game.reel_sets),
                 instant=instant, held=held, line_name="ways" if t.ways else "lines", scatters=bool(paying))
     for sp in paying:  # the scatter pays read the first digits
-        b.digit(b.symbols((sp.symbol,), f"{game.name}: scatter pays"))
+        b.digit(b.symbols(game.scatter_counted(sp.symbol), f"{game.name}: scatter pays"))
     variants = _variants(game, tables)
     for i, v in enumerate(variants):
         b.variant(v.reels or base_reels, v.rows, v.lines, v.forced, v.label, f"{game.name}: base variant {i}")
@@ -291,7 +291,7 @@ def compile_game(game: Game, *, reels: str | None = None, lines: int | None = No
     return SimSpec(
         name=game.name, total_bet=t.total_bet, ways=t.ways, components=components,
         features=tuple(name for name, _, _ in seqs if name not in instant), models=models.arrays, program=program,
-        ways_tables=(t.match, t.pay, t.mult), par=par, slots=dict(b.slots), n_acc=b.n_acc,
+        ways_tables=(t.match, t.pay, t.mult, t.wild, t.ways_rule), par=par, slots=dict(b.slots), n_acc=b.n_acc,
         ladder=ladders[0] if ladders else None, model_keys=models.keys,
         variant_labels=tuple(v.label for v in variants), sequences=tuple(name for name, _, _ in seqs),
     )

@@ -12,13 +12,21 @@ Rules
   itself, a member of a mixed group, or a wild that substitutes for one).
 * The run pays the entry's pay for the largest declared count not above the
   run, times the product of the multipliers of the wilds in the run (a wild's
-  own combination is never multiplied).
+  own combination is never multiplied, unless its entry says ``multiplied``).
+  A game with ``multiplier_rule = "once"`` applies the largest factor of the run
+  once instead of their product: its factors are stored negated in
+  ``PayTables.mult`` (a negative factor combines by maximum, a positive one by product).
 * Only the highest win per line is paid; ties go to the entry listed first.
 * Ways: for each entry, the ways are the product over consecutive reels from
   the left of the number of window positions counting towards it (a wild
   multiplier counts as that many positions); every entry pays independently.
+  With ``all_wild_ways = "void"`` the ways made only of wilds (the product of the
+  wild positions alone) are taken out; with ``void_ways_at_wilds = n`` a window
+  showing n wilds or more pays no way.
 * Scatters count anywhere in the window and pay a multiple of the total bet (or of the
   line bet, the coins per line, in a game that declares ``scatter_unit = "line_bet"``).
+  A wild declared to count as a scatter (``counts_as_scatter``) adds to that scatter's
+  count wherever it shows, as a scatter does.
 * A multiplier symbol (a regular symbol with a multiplier) counts as itself and multiplies
   the runs it is part of exactly as a wild's multiplier does; an entry declared ``flat``
   (like a wild's own combination) is never multiplied.  The highest of the multiplied
@@ -37,9 +45,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..model.game import Game
-from .tables import PayTables, pay_tables
+from .tables import WILD_BIT, PayTables, pay_tables
 
 __all__ = [
+    "WILD_BIT",
     "LineWin",
     "ScatterWin",
     "WindowResult",
@@ -55,9 +64,12 @@ IntArray = npt.NDArray[np.int64]
 
 
 @nb.njit(cache=True, nogil=True)
-def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: npt.NDArray[np.bool_],
+def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: IntArray,
              mult: IntArray) -> tuple[int, int, int]:  # pragma: no cover - compiled
-    """Win of one line showing symbol ids ``seq``: ``(credits, entry, run)``; entry -1 if none."""
+    """Win of one line showing symbol ids ``seq``: ``(credits, entry, run)``; entry -1 if none.
+
+    ``own[e]``: bit 1 — the entry is paid unmultiplied; bit 2 — it is a wild's own combination.
+    """
     best = 0
     best_e = -1
     best_n = 0
@@ -66,14 +78,27 @@ def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: np
     for e in range(n_entries):
         n = 0
         m = 1
+        plain = False  # the run holds a symbol that is not a marked wild (WILD_BIT)
         for p in range(n_reels):
             s = seq[p]
             if not match[e, s]:
                 break
             n += 1
-            m *= mult[s]
+            f = mult[s]
+            if f >= WILD_BIT:
+                f -= WILD_BIT
+            elif f <= -WILD_BIT:
+                f += WILD_BIT
+            else:
+                plain = True
+            if f < 0:  # a factor that does not stack (multiplier_rule = "once"): the run's largest applies once
+                m = max(m, -f)
+            else:
+                m *= f
         v = pay[e, n]
-        if v > 0 and not own[e]:
+        if not plain and (own[e] & 2) == 0:
+            v = 0  # leading wilds alone stand in for no symbol (line_symbol = "first")
+        if v > 0 and (own[e] & 1) == 0:
             v *= m
         if v > best:
             best = v
@@ -83,7 +108,7 @@ def line_win(seq: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: np
 
 
 @nb.njit(cache=True, nogil=True)
-def line_wins(seqs: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: npt.NDArray[np.bool_],
+def line_wins(seqs: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: IntArray,
               mult: IntArray) -> IntArray:  # pragma: no cover - compiled
     """:func:`line_win` of every row of ``seqs``: ``out[i] = (credits, entry, run)``."""
     out = np.empty((seqs.shape[0], 3), dtype=np.int64)
@@ -97,7 +122,7 @@ def line_wins(seqs: IntArray, match: npt.NDArray[np.bool_], pay: IntArray, own: 
 
 @nb.njit(cache=True, nogil=True)
 def window_line_total(window: IntArray, lines: IntArray, match: npt.NDArray[np.bool_], pay: IntArray,
-                      own: npt.NDArray[np.bool_], mult: IntArray) -> int:  # pragma: no cover
+                      own: IntArray, mult: IntArray) -> int:  # pragma: no cover
     """Sum of the line wins of ``window[r, row]`` over the lines ``lines[l, r]``."""
     n_lines, n_reels = lines.shape
     seq = np.empty(n_reels, dtype=np.int64)
@@ -111,24 +136,44 @@ def window_line_total(window: IntArray, lines: IntArray, match: npt.NDArray[np.b
 
 @nb.njit(cache=True, nogil=True)
 def ways_win(window: IntArray, rows: IntArray, match: npt.NDArray[np.bool_], pay: IntArray,
-             mult: IntArray) -> int:  # pragma: no cover - compiled
-    """Total ways win of ``window[r, k]`` (``rows[r]`` rows on reel ``r``)."""
+             mult: IntArray, wild: npt.NDArray[np.bool_], rule: IntArray) -> int:  # pragma: no cover - compiled
+    """Total ways win of ``window[r, k]`` (``rows[r]`` rows on reel ``r``).
+
+    ``wild[s]``: symbol ``s`` is a wild; ``rule``: ``PayTables.ways_rule`` — with ``rule[0]`` the ways made
+    only of wilds are taken out of every entry's ways, and with ``rule[1] > 0`` a window showing that many
+    wilds or more pays no way at all.
+    """
+    n_reels = rows.shape[0]
+    if rule[1] > 0:
+        shown = 0
+        for r in range(n_reels):
+            for k in range(rows[r]):
+                if wild[window[r, k]]:
+                    shown += 1
+        if shown >= rule[1]:
+            return 0
     total = 0
     n_entries = match.shape[0]
-    n_reels = rows.shape[0]
     for e in range(n_entries):
         ways = 1
+        only = 1  # the ways through wilds alone
         n = 0
         for r in range(n_reels):
             c = 0
+            w = 0
             for k in range(rows[r]):
                 s = window[r, k]
                 if match[e, s]:
                     c += mult[s]
+                    if wild[s]:
+                        w += mult[s]
             if c == 0:
                 break
             ways *= c
+            only *= w
             n += 1
+        if rule[0] != 0:
+            ways -= only
         total += pay[e, n] * ways
     return total
 
@@ -212,7 +257,8 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
     if t.ways:
         for e in range(len(t.entries)):
             sub = t.match[e : e + 1]
-            ways = int(ways_win(ids, rows, sub, np.ones((1, t.n_reels + 1), dtype=np.int64), t.mult))
+            ways = int(ways_win(ids, rows, sub, np.ones((1, t.n_reels + 1), dtype=np.int64), t.mult, t.wild,
+                                t.ways_rule))
             n = 0
             for r in range(t.n_reels):
                 if not any(t.match[e, ids[r, k]] for k in range(rows[r])):
@@ -229,7 +275,8 @@ def evaluate(game: Game, window: tuple[tuple[str, ...], ...], *, lines: int | No
                 wins.append(LineWin(li, t.entries[e], int(t.key[e, n]), int(win)))
     scat: list[ScatterWin] = []
     for k, s in enumerate(t.scatter_ids):
-        count = int(sum(1 for r in range(len(window)) for k2 in range(rows[r]) if ids[r, k2] == s))
+        counted = game.scatter_counted(t.names[s])  # the scatter and the wilds that count as it
+        count = int(sum(1 for col in window for name in col if name in counted))
         pay = int(t.scatter_pay[k, count]) * t.scatter_credits
         if pay:
             scat.append(ScatterWin(t.names[s], count, pay))

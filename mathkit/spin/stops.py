@@ -196,6 +196,9 @@ class StopTables:
 
 
 def _digit(name: str, game: Game, names: Sequence[str], defined: Mapping[str, Digit]) -> Digit:
+    if name not in defined and name in names and game.symbol(name).is_scatter:
+        # a scatter's count: the scatter and the wilds that count as it (Symbol.counts_as_scatter)
+        return Digit(name, CountOf(game.scatter_counted(name)))
     d = defined.get(name) or builtin_digit(name, names)
     if d is None:
         msg = (f"{game.name}: no observation digit {name!r} (a symbol name counts it, SYMBOL@r gives "

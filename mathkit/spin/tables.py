@@ -9,7 +9,7 @@ simulator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -20,10 +20,13 @@ from ..model.bounds import check_bet
 from ..model.game import Game, ReelSet
 from ..model.ordered import ordered_ids
 
-__all__ = ["PayTables", "ReelArrays", "pay_tables", "reel_arrays"]
+__all__ = ["WILD_BIT", "PayTables", "ReelArrays", "pay_tables", "reel_arrays"]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+WILD_BIT = 1 << 40
+"""Added to (or, for a negated factor, taken from) ``PayTables.mult`` of a wild in a game whose first non-wild
+symbol fixes the line (``line_symbol = "first"``): a run of such symbols alone pays only a wild's own entry."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,11 +49,15 @@ class PayTables:
     key
         ``key[e, n]``: the paytable count that a run of ``n`` is paid as (0: none).
     own
-        ``own[e]``: the entry is paid flat: a wild's own combination, or an entry declared
-        ``flat`` (no multiplier of the symbols in its run applies).
+        ``own[e]``: bit 1 — the entry is paid flat: a wild's own combination (unless declared
+        ``multiplied``), or an entry declared ``flat`` (no multiplier of the symbols in its run
+        applies); bit 2 — it is a wild's own combination.
     mult
         ``mult[s]``: the factor symbol ``s`` applies to a run it is part of: a wild's
-        multiplier, a multiplier symbol's (1 for other symbols).
+        multiplier, a multiplier symbol's (1 for other symbols).  Negated (``-m``) in a game
+        whose factors do not stack (``multiplier_rule = "once"``): the run's largest applies once.
+        A wild's is marked by :data:`~mathkit.spin.evaluate.WILD_BIT` (``+``, or ``−`` when negated) in
+        a game whose first non-wild symbol fixes the line (``line_symbol = "first"``).
     scatter_ids, scatter_pay, scatter_key
         Every scatter symbol (paying or not, e.g. a feature trigger); ``scatter_pay[k, c]``: the
         multiple of the total bet for ``c`` of them; ``scatter_key[k, c]``: the paytable count that ``c`` of them are paid as (0: none).
@@ -66,6 +73,12 @@ class PayTables:
     reel_ids
         ``reel_ids[r, s]``: the line id symbol ``s`` reads as on reel ``r`` (``s`` itself unless the
         game has reel-ordered entries); the window's symbols go through it before the line rule.
+    wild
+        ``wild[s]``: line id ``s`` is a wild.
+    ways_rule
+        Ways games: ``(void, at)``: ``void`` 1 when a way made only of wilds pays nothing
+        (``all_wild_ways = "void"``), ``at`` the number of wilds on the window from which no way pays
+        (0: never).
     """
 
     names: tuple[str, ...]
@@ -73,7 +86,7 @@ class PayTables:
     match: BoolArray
     pay: IntArray
     key: IntArray
-    own: BoolArray
+    own: IntArray
     mult: IntArray
     scatter_ids: IntArray
     scatter_pay: IntArray
@@ -83,6 +96,8 @@ class PayTables:
     ways: bool
     scatter_credits: int
     reel_ids: IntArray | None = None
+    wild: BoolArray = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+    ways_rule: IntArray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
 
     @property
     def n_symbols(self) -> int:
@@ -147,13 +162,14 @@ def pay_tables(game: Game, *, lines: int | None = None, coins: int | None = None
     """
     n_lines, c = check_bet(game, lines, coins)  # the bounds contract: lines within the paylines, coins an option
     window = max(sum(rs.rows) for rs in game.reel_sets)
-    rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels)
+    rules = (game.symbols, game.line_pays, game.scatter_pays, game.paylines, game.bet, game.pay_mode, game.n_reels,
+             game.evaluation_rules)
     return _pay_tables(rules, window, n_lines, c, game.scatter_credits(n_lines, c))
 
 
 @lru_cache(maxsize=64)
 def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatter_credits: int) -> PayTables:
-    symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels = rules
+    symbols, line_pays, scatter_pays, paylines, bet, pay_mode, n_reels, (_, _, rule, all_wild, void_at, line_rule) = rules
     reel_ids = ordered_ids(symbols, line_pays, n_reels)
     names = tuple(s.name for s in symbols)
     sid = {n: i for i, n in enumerate(names)}
@@ -165,11 +181,11 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
     match = np.zeros((n_entries, int(lid.max(initial=0)) + 1), dtype=np.bool_)
     pay = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
     key = np.zeros((n_entries, n_reels + 1), dtype=np.int64)
-    own = np.zeros(n_entries, dtype=np.bool_)
+    own = np.zeros(n_entries, dtype=np.int64)
     wilds = [s for s in symbols if s.is_wild]
     for e, entry in enumerate(line_pays):
         wild_own = len(entry.symbols) == 1 and kinds[entry.symbols[0]].is_wild
-        own[e] = wild_own or entry.flat
+        own[e] = int((wild_own and not entry.multiplied) or entry.flat) | (2 if wild_own else 0)
         for r in range(n_reels):  # what counts on reel r: the reel's members, and the wilds substituting for one
             members = set(entry.members(r))
             for s in members:
@@ -180,10 +196,19 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
         for n in range(1, n_reels + 1):
             pay[e, n] = entry.pay(n, c, coin_index)
             key[e, n] = max((k for k in entry.counts if k <= n), default=0)
+    wild = np.zeros(match.shape[1], dtype=np.bool_)
+    for w in wilds:
+        wild[lid[:, sid[w.name]]] = True
     mult = np.ones(match.shape[1], dtype=np.int64)
+    once = rule == "once"
+    first = line_rule == "first"  # factors that do not stack are stored negated: the line rule takes their largest
     for sym in symbols:  # wilds and multiplier symbols (1 elsewhere), on every reel
         if sym.is_wild or sym.is_multiplier:
-            mult[lid[:, sid[sym.name]]] = sym.multiplier
+            mult[lid[:, sid[sym.name]]] = -sym.multiplier if once and sym.multiplier > 1 else sym.multiplier
+    if first:  # the first non-wild symbol fixes the line: the wilds are marked for the line rule
+        for w in wilds:
+            ids = lid[:, sid[w.name]]
+            mult[ids] = np.where(mult[ids] < 0, mult[ids] - WILD_BIT, mult[ids] + WILD_BIT)
     # every scatter symbol is counted (a trigger may have no pays of its own), in symbol order
     scatter_names = [s.name for s in symbols if s.is_scatter]
     pays_of = {sp.symbol: sp for sp in scatter_pays}
@@ -219,6 +244,8 @@ def _pay_tables(rules: tuple[Any, ...], window: int, n_lines: int, c: int, scatt
         ways=pay_mode == "ways",
         scatter_credits=scatter_credits,
         reel_ids=reel_ids,
+        wild=wild,
+        ways_rule=np.array([int(all_wild == "void"), void_at], dtype=np.int64),
     )
 
 

@@ -114,7 +114,7 @@ def pay_editor(game: Game) -> PayEditor:
             label = e.name if e.symbols == (e.name,) else f"{e.name} ({' '.join(e.symbols)})"
         rows.append(widgets.HBox([widgets.HTML(label, layout=widgets.Layout(width="150px")), *cells]))
     for sp in game.scatter_pays:
-        unit = "line bet" if game.scatter_unit == "line_bet" else "total bet"
+        unit = game.scatter_unit_name
         rows.append(widgets.HTML(f"<b>scatter {sp.symbol}</b> (× {unit}, anywhere)"))
         cells = []
         width = box_width([v for _, v in sp.pays], "3 ×")

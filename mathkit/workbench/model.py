@@ -293,5 +293,5 @@ def paytable_csv(game: Game) -> str:
     for sp in game.scatter_pays:
         for k, v in sp.pays:
             out.writerow(["scatter", sp.symbol, sp.symbol, k, *([v] * len(coins)),
-                          "x line bet" if game.scatter_unit == "line_bet" else "x total bet"])
+                          f"x {game.scatter_unit_name}"])
     return buf.getvalue()
