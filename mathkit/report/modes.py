@@ -19,18 +19,22 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..features.bought_entry import BoughtEntry
 from ..features.modes import mode_game
 from ..laws.law import WinLaw
 from ..laws.provenance import FeatureSection, Figure
 from ..model.game import Game
 from .par import ParSheet, RoundSheet, Sampler, build_sheet
 
-__all__ = ["BASE_MODE", "ModeFigures", "mode_figures", "mode_section", "mode_table", "mode_to_dict", "per_cost"]
+__all__ = ["BASE_MODE", "ModeFigures", "mode_figures", "mode_section", "mode_table", "mode_to_dict", "mode_to_text",
+           "modes_to_text", "per_cost"]
 
+BOUGHT = BoughtEntry.title
 BASE_MODE = "base"
 """The name :func:`mode_table` gives the base game (cost 1)."""
 
@@ -118,26 +122,33 @@ class ModeFigures:
         return self.cost * self.sheet.total_bet
 
 
-def mode_figures(game: Game, name: str, *, sampler: Sampler | None = None, parallel: bool = False,
+SamplerFor = Callable[[Game], Sampler | None]
+"""The sampler of what the exact analysis of a game leaves out (the game a mode plays), or ``None``."""
+
+
+def mode_figures(game: Game, name: str, *, sampler_for: SamplerFor | None = None, parallel: bool = False,
                  reels: str | None = None, lines: int | None = None, coins: int | None = None) -> ModeFigures:
     """The figures of bet mode ``name`` of ``game`` (``"base"``: the base game, cost 1).
 
-    ``sampler`` samples what the exact analysis leaves out (as for :func:`~mathkit.report.par.build_sheet`).
+    ``sampler_for(played)`` samples what the exact analysis of the game played leaves out (as the
+    ``sampler`` of :func:`~mathkit.report.par.build_sheet`).
     """
     if name == BASE_MODE:
         played, cost, declared = game, Fraction(1), game.declared_for(reels)
     else:
         mode = game.mode(name)
         played, cost, declared = mode_game(game, name), mode.cost, mode.declared_rtp
+    sampler = None if sampler_for is None else sampler_for(played)
     sheet = build_sheet(played, reels, lines=lines, coins=coins, parallel=parallel, sampler=sampler)
     return ModeFigures(name, cost, declared, sheet)
 
 
-def mode_table(game: Game, *, sampler: Sampler | None = None, parallel: bool = False) -> tuple[ModeFigures, ...]:
+def mode_table(game: Game, *, sampler_for: SamplerFor | None = None, parallel: bool = False,
+               base: bool = True) -> tuple[ModeFigures, ...]:
     """The base game (``"base"``, cost 1) and every bet mode of ``game``, in the file's order: what an export loops over.
 
-    Each entry has its name, its cost (× the base bet), its figures and, where the exact analysis gives it,
-    its whole-round win law (:attr:`ModeFigures.law`).
+    ``base=False`` leaves the base game out.  Each entry has its name, its cost (× the base bet), its
+    figures and, where the exact analysis gives it, its whole-round win law (:attr:`ModeFigures.law`).
 
     Examples
     --------
@@ -145,8 +156,8 @@ def mode_table(game: Game, *, sampler: Sampler | None = None, parallel: bool = F
     >>> [(m.name, str(m.cost)) for m in mode_table(load_game("tests/data/modes_toy.toml"))]
     [('base', '1'), ('ante', '5/4'), ('buy', '10'), ('buy_capped', '10')]
     """
-    names = (BASE_MODE, *(m.name for m in game.modes))
-    return tuple(mode_figures(game, n, sampler=sampler, parallel=parallel) for n in names)
+    names = (*((BASE_MODE,) if base else ()), *(m.name for m in game.modes))
+    return tuple(mode_figures(game, n, sampler_for=sampler_for, parallel=parallel) for n in names)
 
 
 def _rows(m: ModeFigures) -> list[tuple[str, Figure | None]]:
@@ -165,13 +176,39 @@ def _rows(m: ModeFigures) -> list[tuple[str, Figure | None]]:
 
 
 def mode_section(m: ModeFigures) -> FeatureSection:
-    """The mode's section of the PAR sheet."""
+    """The mode's section of the PAR sheet: its figures per cost × bet, its RTP by component, the buy's entry law."""
     figures = tuple((k, f) for k, f in _rows(m) if f is not None)
     table = (("component", "RTP (win / cost × bet)"), *((k, f"{f.value:.6%}") for k, f in m.components.items()))
-    notes = (f"a round of mode {m.name!r} costs {m.cost} × the base bet ({m.stake} credits); its RTP is the expected "
-             "win over that cost; σ and the max win are per unit of it too",)
+    stake = f"{float(m.stake):g}"
+    notes = [f"a round of mode {m.name!r} costs {m.cost} × the base bet ({stake} credits); its RTP is the expected "
+             "win over that cost; σ and the max win are per unit of it too; probabilities are per round"]
+    for sec in m.sheet.features:  # the bought spin's entry law (probabilities only: nothing per base bet)
+        if sec.name.startswith(BOUGHT):
+            figures += sec.figures
+            notes += sec.notes
     title = "Bet mode: base game" if m.name == BASE_MODE else f"Bet mode: {m.name}"
-    return FeatureSection(title, figures, table, notes)
+    return FeatureSection(title, figures, table, tuple(notes))
+
+
+def mode_to_text(m: ModeFigures) -> str:
+    """The mode's section as text (``mathkit par GAME --mode NAME``)."""
+    sec = mode_section(m)
+    w = [sec.name]
+    for k, f in sec.figures:
+        v = "never" if f.value == float("inf") else f"{f.value:.6g}"
+        exact = f"  = {f.exact_str()}" if f.exact is not None and len(f.exact_str() or "") < 30 else ""
+        w.append(f"  {k:<44} {v:>14}   [{f.method}]{exact}")
+    for row in sec.table:
+        w.append("  " + " | ".join(row))
+    w += [f"  note: {n}" for n in sec.notes]
+    return "\n".join(w) + "\n"
+
+
+def modes_to_text(game: Game, modes: tuple[ModeFigures, ...]) -> str:
+    """Every mode's section, with the check the modes answer (within the band of one another)."""
+    line = "=" * 78
+    head = [line, f"Bet modes — {game.name}", line]
+    return "\n".join(head) + "\n" + "\n".join(mode_to_text(m) for m in modes)
 
 
 def _fig(f: Figure | None) -> Any:
@@ -183,8 +220,8 @@ def _fig(f: Figure | None) -> Any:
     return out
 
 
-def mode_to_dict(m: ModeFigures) -> dict[str, Any]:
-    """The mode's figures as JSON-ready data (``mathkit par --mode NAME --json``)."""
+def mode_to_dict(m: ModeFigures, *, distribution: bool = True) -> dict[str, Any]:
+    """The mode's figures as JSON-ready data (``mathkit par --mode NAME --json``); ``distribution``: with its win law."""
     out: dict[str, Any] = {"mode": m.name, "cost": f"{m.cost.numerator}/{m.cost.denominator}"
                            if m.cost.denominator != 1 else m.cost.numerator,
                            "stake_credits": float(m.stake)}
@@ -194,8 +231,10 @@ def mode_to_dict(m: ModeFigures) -> dict[str, Any]:
         v = getattr(m, k)
         out[k] = _fig(Figure.of(v) if isinstance(v, Fraction) else v)
     out["components"] = {k: _fig(f) for k, f in m.components.items()}
+    out["sections"] = [{"name": sec.name, "figures": {k: _fig(f) for k, f in sec.figures}, "notes": list(sec.notes)}
+                       for sec in (mode_section(m),)]
     law = m.law
-    if law is not None:
+    if law is not None and distribution:
         out["distribution"] = {"values_credits": [int(x) for x in law.values.tolist()],
                                "probabilities": [float(p) for p in law.probs.tolist()],
                                "method": law.method, "lost_mass": float(law.lost_mass)}
