@@ -249,3 +249,33 @@ def test_cli(toy, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  
 def test_check_band_and_declared(toy) -> None:  # type: ignore[no-untyped-def]
     (c,) = [c for c in run_checks(toy) if c.name == "modes"]
     assert not c.passed and "spread" in c.detail and "no declared RTP" in c.detail
+
+
+# ----------------------------------------------------------------------------- the shipped game
+SHIPPED = Path("data/games/modes_5x3.toml")
+
+
+def test_shipped_modes_pass_the_check() -> None:
+    game = load_game(SHIPPED)
+    (c,) = [c for c in run_checks(game) if c.name == "modes"]
+    assert c.passed, c.detail
+    figures = {m.name: m for m in mode_table(game)}
+    assert list(figures) == ["base", "ante", "buy"]
+    rtps = [m.rtp.value for m in figures.values()]
+    assert max(rtps) - min(rtps) <= 0.005
+    # the ante doubles the feature's frequency, near enough (1 in 149 → 1 in 78); the buy always enters it
+    assert 1.8 < figures["ante"].feature_frequency.value / figures["base"].feature_frequency.value < 2.0  # type: ignore[union-attr]
+    assert figures["buy"].feature_frequency.value == 1  # type: ignore[union-attr]
+
+
+def test_simulator_agrees_on_every_shipped_mode() -> None:
+    """Every mode of the shipped game played literally (the ante's strips, the bought spin's forced window, the
+    buy's cap): its mean win per round over the cost against the exact RTP, jointly at 99% (Bonferroni over three)."""
+    game = load_game(SHIPPED)
+    z = -__import__("statistics").NormalDist().inv_cdf(0.01 / 3 / 2)
+    for name, spins in (("base", 1_000_000), ("ante", 1_000_000), ("buy", 300_000)):
+        m = mode_figures(game, name)
+        played = game if name == "base" else mode_game(game, name)
+        res = simulate(played, spins, seed=5)
+        rtp, se = res.rtp.value / float(m.cost), res.rtp.se / float(m.cost)
+        assert abs(rtp - m.rtp.value) <= z * se, (name, rtp, m.rtp.value, se)
