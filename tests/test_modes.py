@@ -279,3 +279,13 @@ def test_simulator_agrees_on_every_shipped_mode() -> None:
         res = simulate(played, spins, seed=5)
         rtp, se = res.rtp.value / float(m.cost), res.rtp.se / float(m.cost)
         assert abs(rtp - m.rtp.value) <= z * se, (name, rtp, m.rtp.value, se)
+
+
+def test_simulate_cli_plays_a_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    from mathkit.cli.simulate import cli
+
+    assert cli([str(TOY), "--mode", "buy", "--spins", "200000", "--seed", "2", "--json", "--no-cache"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    m = out["mode"]
+    assert m["name"] == "buy" and m["cost"] == 10 and m["ci99"][0] <= 3 / 8 <= m["ci99"][1]
+    assert m["rtp"] == pytest.approx(out["rtp"] / 10) and out["agrees_with_exact"]
