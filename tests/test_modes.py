@@ -28,6 +28,7 @@ RTP = 104/27 / (5/4) = 416/135.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from fractions import Fraction
@@ -289,3 +290,51 @@ def test_simulate_cli_plays_a_mode(capsys: pytest.CaptureFixture[str]) -> None:
     m = out["mode"]
     assert m["name"] == "buy" and m["cost"] == 10 and m["ci99"][0] <= 3 / 8 <= m["ci99"][1]
     assert m["rtp"] == pytest.approx(out["rtp"] / 10) and out["agrees_with_exact"]
+
+
+# ----------------------------------------------------------------------------- joint tuning
+def test_buy_weights_by_hand(toy) -> None:  # type: ignore[no-untyped-def]
+    """Bought with k = 2 a round returns 2 (RTP 0.2 at cost 10), with k = 3 it returns 9 (0.9): the law's RTP is
+    (0.2·w₂ + 0.9·w₃) / (w₂ + w₃), so 0.5 needs w₃ / (w₂ + w₃) = 3/7 — not in quarters: the total is scaled."""
+    from mathkit.tuner.modes import tune_buy_weights
+
+    buy, how = tune_buy_weights(toy, "buy", F(1, 2), F(5, 100_000))
+    w = dict(buy.counts)
+    rtp = (F(2, 10) * w[2] + F(9, 10) * w[3]) / (w[2] + w[3])
+    assert abs(rtp - F(1, 2)) <= F(5, 100_000) and sorted(w) == [2, 3] and "moved from 2 to 3" in how
+    mode = dataclasses.replace(toy.mode("buy"), buy=buy)
+    tuned = dataclasses.replace(toy, modes=tuple(mode if m.name == "buy" else m for m in toy.modes))
+    assert mode_figures(tuned, "buy").rtp.exact == rtp  # the engine agrees with the hand formula
+
+
+def test_tune_modes_jointly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m96.toml"
+    assert main(["tune", str(SHIPPED), "--modes", "--target-rtp", "0.96", "--out", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["reached"] and [m["mode"] for m in report["modes"]] == ["base", "ante", "buy"]
+    assert report["seconds"] < 30
+    tuned = load_game(out)
+    for m in mode_table(tuned):  # measured again, by the PAR sheet: every mode within ±0.005 pp of 96%
+        assert abs(m.rtp.value - 0.96) <= 0.00005, (m.name, m.rtp.value)
+        assert m.declared_rtp == F(96, 100)
+    (c,) = [c for c in run_checks(tuned) if c.name == "modes"]
+    assert c.passed, c.detail
+    original = load_game(SHIPPED)
+    assert tuned.reel_set("free") == original.reel_set("free")  # the buy moved its entry law, not the free spins
+    changed = sum(a != b for x, y in zip(tuned.reel_set("ante").strips, original.reel_set("ante").strips, strict=True)
+                  for a, b in zip(x, y, strict=True))
+    assert 0 < changed <= 6  # a few stops: the ante keeps its character
+    assert main(["tune", str(TOY).replace("modes_toy", "missing"), "--modes", "--out", str(tmp_path / "x.toml")]) == 2
+
+
+def test_tune_modes_refuses_a_shared_reel_set(toy) -> None:  # type: ignore[no-untyped-def]
+    from mathkit.tuner.modes import tune_modes
+
+    shared = loads_game(TOY.read_text().replace('reels = { base = "ante" }', 'reels = { base = "free" }')
+                        .replace("[modes.buy_capped]", "[modes.x]").split("[modes.x]")[0]
+                        .replace("[modes.ante]\ncost", "[modes.ante]\ndeclared_rtp = 0.9\ncost")
+                        .replace("[modes.buy]\ncost", "[modes.buy]\ndeclared_rtp = 0.5\ncost")
+                        + "\n", "t.toml")
+    res = tune_modes(dataclasses.replace(shared, declared_rtp=F(1)), time_limit=20)
+    ante = next(m for m in res.modes if m.name == "ante")
+    assert ante.how.startswith("not tuned: its reel set 'free' is played by") and not res.reached
