@@ -72,14 +72,16 @@ def _par(args: argparse.Namespace) -> int:
                     "sample_rounds": args.sample_rounds, "seed": args.seed, "json": args.json}
 
         def render() -> str:
-            from ..report.modes import mode_to_dict, modes_to_text
-
             par = sheet()
             table = modes()
+            if not table:
+                return dumps(par_to_dict(par), indent=2, ensure_ascii=True) if args.json else par_to_text(par)
+            from ..report.modes import mode_to_dict, modes_to_text  # a game with bet modes: only it needs them
+
             if args.json:
-                data = par_to_dict(par) | ({"modes": [mode_to_dict(m, distribution=False) for m in table]} if table else {})
+                data = par_to_dict(par) | {"modes": [mode_to_dict(m, distribution=False) for m in table]}
                 return dumps(data, indent=2, ensure_ascii=True)
-            return par_to_text(par) + (("\n" + modes_to_text(game, table)) if table else "")
+            return par_to_text(par) + "\n" + modes_to_text(game, table)
 
         text = cached(game, "par", settings, render) if not args.no_cache else render()
     print(text, end="\n" if args.json else "")

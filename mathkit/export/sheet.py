@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..report.modes import ModeFigures, mode_to_dict, modes_to_text
 from ..report.par import RoundSheet
 from ..report.strict import dumps
 from ..report.text import par_to_csv, par_to_dict, par_to_text, write_atomic
+
+if TYPE_CHECKING:  # a game with bet modes: only it imports them
+    from ..report.modes import ModeFigures
 
 __all__ = ["PAR_FORMATS", "write_mode", "write_par"]
 
@@ -25,6 +28,8 @@ def write_par(par: RoundSheet, path: str | Path, modes: Sequence[ModeFigures] = 
     """
     p = Path(path)
     suffix = p.suffix.lower()
+    if modes:
+        from ..report.modes import mode_to_dict, modes_to_text
     if suffix == ".json":
         data = par_to_dict(par) | ({"modes": [mode_to_dict(m, distribution=False) for m in modes]} if modes else {})
         return write_atomic(p, dumps(data, indent=2) + "\n")  # strict JSON: no NaN, no Infinity
@@ -42,7 +47,7 @@ def write_par(par: RoundSheet, path: str | Path, modes: Sequence[ModeFigures] = 
 
 def write_mode(mode: ModeFigures, path: str | Path) -> Path:
     """Write one bet mode's figures to ``path``: ``.json``, ``.txt`` or ``.xlsx`` (a ``mode NAME`` sheet), atomically."""
-    from ..report.modes import mode_to_text
+    from ..report.modes import mode_to_dict, mode_to_text
 
     p = Path(path)
     suffix = p.suffix.lower()

@@ -13,7 +13,6 @@ from typing import Any
 
 from ..errors import GameError
 from ..features import KINDS, features_from_dict
-from ..features.modes import check_modes
 from ..model.bounds import MAX_COINS, MAX_PAYLINES, MAX_REELS, MAX_ROWS, MAX_STOPS, MAX_WEIGHT
 from ..model.fields import UnknownField
 from ..model.fields import array as _list
@@ -482,6 +481,9 @@ def _game_from_dict(data: Mapping[str, Any]) -> Game:
     )
     validate_game(game)
     check_tuning(game)
-    check_modes(game)
+    if game.modes:  # imported here: a game without bet modes needs none of their blocks
+        from ..features.modes import check_modes
+
+        check_modes(game)
     return game
 
