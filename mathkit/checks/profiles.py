@@ -36,6 +36,8 @@ class Profile:
     max_gambles: int = 5
     near_miss_limit: Fraction = Fraction(5, 4)
     """The largest near-miss factor a reel may show (:mod:`mathkit.checks.nearmiss`): 1 is an unweighted strip."""
+    mode_band: Fraction = Fraction(5, 1000)
+    """How far apart the RTPs of a game's bet modes may be (0.5 pp; :mod:`mathkit.checks.modes`)."""
 
 
 PROFILES = {

@@ -12,6 +12,7 @@ from ..errors import MathkitError
 from ..model.game import Game
 from .awards import check_award_odds, check_awards_reachable, check_declared_rtp, check_game_valid, check_rtp_bounds
 from .limits import check_cycle_64bit, check_features_terminate, check_hit_frequency, check_win_overflow, feature_checks
+from .modes import check_modes
 from .nearmiss import check_near_miss
 from .profiles import PROFILES, Check, Profile, _Ctx
 
@@ -56,6 +57,11 @@ def run_checks(game: Game, profile: str | Profile = "gli11", *, reels: str | Non
             out.append(Check(check_name, False, f"cannot be computed: {exc}"))
         except (ArithmeticError, ValueError, KeyError, IndexError) as exc:
             out.append(Check(check_name, False, f"cannot be computed: {type(exc).__name__}: {exc}"))
+    if game.modes and (only is None or "modes" in only):  # a game with bet modes: the band and each declared RTP
+        try:
+            out.append(check_modes(ctx))
+        except MathkitError as exc:
+            out.append(Check("modes", False, f"cannot be computed: {exc}"))
     if only is None or any(n not in CHECK_NAMES for n in only):
         try:
             out += [c for c in feature_checks(ctx) if only is None or c.name in only]

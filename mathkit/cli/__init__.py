@@ -44,6 +44,8 @@ def _par(args: argparse.Namespace) -> int:
     with located(path=args.game):
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
+        if args.mode is not None:
+            return _par_mode(args, game)
 
         sample = route_sampler(game, args.sample_rounds, args.seed, reels=args.reels, lines=args.lines,
                                coins=args.coins)
@@ -53,10 +55,18 @@ def _par(args: argparse.Namespace) -> int:
             return build_sheet(game, args.reels, lines=args.lines, coins=args.coins, parallel=True,
                                sessions=args.sessions, sampler=None if sample is None else _Phased(sample))
 
+        def modes() -> tuple[Any, ...]:
+            if not game.modes:
+                return ()
+            from ..report.modes import mode_table
+
+            phase(f"the {len(game.modes)} bet mode{'s' if len(game.modes) != 1 else ''}")
+            return mode_table(game, sampler_for=_sampler_for(args), parallel=True, base=False)
+
         if args.out:
             from ..export.sheet import write_par
 
-            write_par(sheet(), args.out)
+            write_par(sheet(), args.out, modes())
             print(f"wrote {args.out}")
             return 0
         # the printed sheet is cached by the content of what it depends on (mathkit.report.cache)
@@ -65,10 +75,67 @@ def _par(args: argparse.Namespace) -> int:
 
         def render() -> str:
             par = sheet()
-            return dumps(par_to_dict(par), indent=2, ensure_ascii=True) if args.json else par_to_text(par)
+            table = modes()
+            if not table:
+                return dumps(par_to_dict(par), indent=2, ensure_ascii=True) if args.json else par_to_text(par)
+            from ..report.modes import mode_to_dict, modes_to_text  # a game with bet modes: only it needs them
+
+            if args.json:
+                data = par_to_dict(par) | {"modes": [mode_to_dict(m, distribution=False) for m in table]}
+                return dumps(data, indent=2, ensure_ascii=True)
+            return par_to_text(par) + "\n" + modes_to_text(game, table)
 
         text = cached(game, "par", settings, render) if not args.no_cache else render()
     print(text, end="\n" if args.json else "")
+    return 0
+
+
+def _sampler_for(args: argparse.Namespace) -> Callable[[Any], Any]:
+    """The sampler of the parts the exact analysis of a game (a mode's) leaves out, from ``--sample-rounds``/``--seed``."""
+
+    def make(played: Any) -> Any:
+        sample = route_sampler(played, args.sample_rounds, args.seed, reels=args.reels, lines=args.lines,
+                               coins=args.coins)
+        return None if sample is None else _Phased(sample)
+
+    return make
+
+
+def _par_mode(args: argparse.Namespace, game: Any) -> int:
+    """``mathkit par GAME --mode NAME``: the bet mode's figures per cost × bet (text, ``--json`` or ``--out``)."""
+    from ..report.cache import cached
+    from ..report.modes import BASE_MODE, mode_figures, mode_to_dict, mode_to_text
+    from ..report.strict import dumps
+
+    if args.mode != BASE_MODE:
+        game.mode(args.mode)  # an unknown mode: exit 2, naming the modes there are
+    if args.out is not None and args.out.suffix.lower() not in (".json", ".txt", ".xlsx"):
+        from ..errors import UsageError
+
+        msg = f"{args.out}: a mode's sheet is written as .json, .txt or .xlsx, not {args.out.suffix!r}"
+        raise UsageError(msg)
+
+    def figures() -> Any:
+        phase(f"exact analysis of mode {args.mode!r}")
+        return mode_figures(game, args.mode, sampler_for=_sampler_for(args), parallel=True, reels=args.reels,
+                            lines=args.lines, coins=args.coins)
+
+    def text_of(m: Any, as_json: bool) -> str:
+        if as_json:
+            return dumps({"game": game.name, **mode_to_dict(m)}, indent=2, ensure_ascii=True)
+        return mode_to_text(m)
+
+    if args.out is not None:
+        from ..export.sheet import write_mode
+
+        write_mode(figures(), args.out)
+        print(f"wrote {args.out}")
+        return 0
+    settings = {"mode": args.mode, "reels": args.reels, "lines": args.lines, "coins": args.coins,
+                "sample_rounds": args.sample_rounds, "seed": args.seed, "json": args.json}
+    out = cached(game, "par", settings, lambda: text_of(figures(), args.json)) if not args.no_cache else \
+        text_of(figures(), args.json)
+    print(out, end="\n" if args.json else "")
     return 0
 
 
@@ -118,6 +185,8 @@ def _parser() -> argparse.ArgumentParser:
     par.add_argument("--reels", help="reel set (RTP variant) to analyse; default: the file's default_reels")
     par.add_argument("--lines", type=lines_arg, help="lines played (default: the bet's lines)")
     par.add_argument("--coins", type=coins_arg, help="coins per line, one of the game's options (default: the first)")
+    par.add_argument("--mode", metavar="NAME",
+                     help="a bet mode of the file ([modes.NAME]): its figures per cost × bet ('base': the base game)")
     par.add_argument("--sessions", action="store_true",
                      help="add the sessions section (100× bet bankroll, 1,000 spins; see `mathkit session`)")
     sampling_arguments(par)

@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cache", action="store_true",
                    help="recompute the exact figures even when the cache holds them (see `mathkit cache`)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--mode", metavar="NAME", help="play bet mode NAME ([modes.NAME]): its RTP is the win over its cost")
     p.add_argument("--json", action="store_true", help="print JSON")
     return p
 
@@ -131,6 +132,12 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
     with located(path=args.game):
         game.reel_set(args.reels)
         check_bet(game, args.lines, args.coins, lines_field="--lines", coins_field="--coins")
+        mode = getattr(args, "mode", None)
+        if mode is not None:
+            from ..features.modes import mode_game
+
+            cost = game.mode(mode).cost
+            game = mode_game(game, mode)  # the game the mode plays: the bought spin, the swapped reels, its cap
         strategy = GambleStrategy(args.gamble) if getattr(args, "gamble", None) else None
         res = simulate(game, args.spins, seed=args.seed, workers=args.workers, scheduler=args.scheduler, place=args.place,
                        reels=args.reels, lines=args.lines, coins=args.coins, gamble=strategy,
@@ -138,8 +145,9 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
         # a base spin of the game's own reels and lines (a modifier's spin is another: not counted per line)
         plain = game.pay_mode == "lines" and not game.features_of("modifier")
         per_line = _line_hits(game, args, res.seed[0]) if plain else None
+        more = {} if mode is None else {"mode": _mode_part(res, mode, cost)}
         if args.no_exact:
-            return res.to_dict() | ({PER_LINE: per_line} if per_line else {})
+            return res.to_dict() | ({PER_LINE: per_line} if per_line else {}) | more
         methods: dict[str, str] = {}
         if exact is None:
             figures, sd, per_line_exact, methods = _exact_cached(game, args.reels, args.lines, args.coins,
@@ -154,7 +162,14 @@ def simulate_cli(args: argparse.Namespace, exact: ExactFigures | None = None) ->
                 out["checks"][PER_LINE] = {"sim": per_line["value"], "exact": per_line_exact, "tolerance": tol,
                                            "agrees": bool(abs(per_line["value"] - per_line_exact) <= tol)}
                 out["agrees_with_exact"] = all(bool(c["agrees"]) for c in out["checks"].values())
-        return out
+        return out | more
+
+
+def _mode_part(res: Any, mode: str, cost: Any) -> dict[str, Any]:
+    """A mode's RTP as played: the mean win per round over its cost × the base bet, with its 99% interval."""
+    rtp, se = res.rtp.value / float(cost), res.rtp.se / float(cost)
+    return {"name": mode, "cost": float(cost), "rtp": rtp, "se": se, "ci99": [rtp - Z99 * se, rtp + Z99 * se],
+            "note": "the other figures are per base bet (the game the mode plays); this RTP is per cost × bet"}
 
 
 def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
@@ -173,7 +188,13 @@ def cli(argv: list[str], exact: ExactFigures | None = None) -> int:
               + (f" (kernels ready in {ready:.2f} s before, not counted)" if ready is not None else ""))
         if args.workers is not None or args.scheduler is not None:
             print(f"ran {out['ran']}")
-        print(f"RTP {out['rtp']:.6f}  99% [{lo:.6f}, {hi:.6f}]  sd {out['sd']:.4f}")
+        if "mode" in out:
+            m = out["mode"]
+            print(f"mode {m['name']!r}: a round costs {m['cost']:g} × bet; RTP (win / cost × bet) {m['rtp']:.6f}  "
+                  f"99% [{m['ci99'][0]:.6f}, {m['ci99'][1]:.6f}]; below, the figures per base bet")
+            print(f"win per round {out['rtp']:.6f} × bet  99% [{lo:.6f}, {hi:.6f}]  sd {out['sd']:.4f}")
+        else:
+            print(f"RTP {out['rtp']:.6f}  99% [{lo:.6f}, {hi:.6f}]  sd {out['sd']:.4f}")
         for name, e in out["breakdown"].items():
             print(f"  {name:<12} {e['rtp']:.6f} ± {e['se']:.6f}")
         print(f"hit frequency per spin {out['hit_frequency']['value']:.6f}"

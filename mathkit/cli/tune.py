@@ -25,7 +25,7 @@ from ..report.sensitivity import pay_sensitivity, sensitivity_text, symbol_sensi
 from ..tuner.constraints import Constraints
 from ..tuner.result import TuneResult
 from ..tuner.solve import tune
-from ..tuner.targets import Target
+from ..tuner.targets import TOLERANCE, Target
 from ..tuner.variants import table_csv, table_text, tune_variants, variant_path, variants_table
 from .args import Interval, fraction_in, ranged, seconds_arg
 from .exits import check_output, print_json
@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--top-award", type=band_arg(_ONE_IN), help="top line award 1 in N games per line (±10%% of N)")
     t.add_argument("--component", type=component_arg, action="append", default=[], metavar="NAME=RTP",
                    help='RTP of one component, e.g. "free spins=0.24" (±0.1 pp); repeatable')
+    t.add_argument("--modes", action="store_true",
+                   help="tune the base game and every bet mode ([modes.NAME]) at once, each to its declared RTP "
+                        "(or all to --target-rtp)")
     t.add_argument("--variants", type=rtps_arg, help="comma-separated RTPs: one file each, chained so neighbours differ "
                                                      "least")
     c = p.add_argument_group("constraints (defaults: see mathkit.tuner.constraints)")
@@ -229,6 +232,38 @@ def _sensitivity(game: Game, args: argparse.Namespace) -> int:
     return 0
 
 
+def _modes(game: Game, args: argparse.Namespace, extra: list[Target]) -> int:
+    """``mathkit tune GAME --modes --out FILE``: every mode on its target at once (:func:`mathkit.tuner.modes.tune_modes`)."""
+    from ..tuner.modes import tune_modes
+
+    if not game.modes:
+        msg = "the game declares no bet modes"
+        raise GameError(msg, field="modes", fix="declare [modes.NAME] tables, or tune without --modes")
+    others = [t.figure for t in extra if t.figure != "rtp"]
+    if others:
+        msg = f"--modes tunes each mode's RTP only, not {', '.join(others)}"
+        raise ModelError(msg, field="--modes", fix="tune the other figures without --modes")
+    _check_outputs([args.out], args.game, args.force)
+    rtp = next((t for t in extra if t.figure == "rtp"), None)
+    target = None if rtp is None else (rtp.low + rtp.high) / 2
+    tolerance = TOLERANCE if rtp is None else (rtp.high - rtp.low) / 2
+    if rtp is None and args.tolerance_pp is not None:
+        tolerance = args.tolerance_pp / 100
+    with located(path=args.game):
+        res = tune_modes(game, target, tolerance, time_limit=args.time_limit)
+    write_result(res.game, args.out, force=args.force, source=args.game)
+    if args.json:
+        print_json({"file": str(args.out), "reached": res.reached, "seconds": res.seconds,
+                    "cpu_seconds": res.cpu_seconds,
+                    "modes": [{"mode": m.name, "target": float(m.target), "tolerance": float(m.tolerance),
+                               "before": float(m.before), "after": float(m.after), "reached": m.reached, "how": m.how}
+                              for m in res.modes]}, ensure_ascii=False)
+    else:
+        print(f"{args.game} → {args.out}")
+        print(res.text(), end="")
+    return 0 if res.reached else 1
+
+
 def cli(argv: list[str]) -> int:
     """``mathkit tune``: see the module notes; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -249,6 +284,8 @@ def cli(argv: list[str]) -> int:
         with located(path=args.game):
             cons = _constraints(game, args)
         kw: dict[str, Any] = {"reels": args.reels or None, "vary": args.vary, "time_limit": args.time_limit}
+        if args.modes:
+            return _modes(game, args, extra)
         if args.variants:
             rtps = list(args.variants)
             paths = [variant_path(args.out, r) for r in rtps]

@@ -148,7 +148,7 @@ class BaseWitnesses:
             for i in range(n):
                 for r in range(self.rs.n_reels):
                     pad[r, : rows[r]] = windows[r][i]
-                total[i] = ways_win(pad, rows, t.match, t.pay, t.mult)
+                total[i] = ways_win(pad, rows, t.match, t.pay, t.mult, t.wild, t.ways_rule)
         else:
             n_lines = t.lines.shape[0]
             seqs = np.empty((n, n_lines, self.rs.n_reels), dtype=np.int64)
@@ -157,7 +157,9 @@ class BaseWitnesses:
             paid = line_wins(seqs.reshape(-1, self.rs.n_reels), t.match, t.pay, t.own, t.mult)[:, 0]
             total += paid.reshape(n, n_lines).sum(axis=1)
         for k, s in enumerate(t.scatter_ids):
-            count = sum((windows[r] == s).sum(axis=1) for r in range(self.rs.n_reels))
+            # the scatter and the wilds that count as it (Symbol.counts_as_scatter), as the evaluator counts them
+            counted = [t.names.index(n) for n in self.game.scatter_counted(t.names[s]) if n in t.names]
+            count = sum(np.isin(windows[r], counted).sum(axis=1) for r in range(self.rs.n_reels))
             total += t.scatter_pay[k, count] * t.scatter_credits
         return total
 

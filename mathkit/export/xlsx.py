@@ -2,7 +2,8 @@
 
 Sheets ``summary``, ``reels``, ``paytable`` (hits, probability, RTP
 contribution), ``features``, ``distribution``, ``base spin`` (the base spin's own figures and win
-distribution, :mod:`mathkit.report.basespin`), ``checks``; written to a
+distribution, :mod:`mathkit.report.basespin`), ``checks`` and one ``mode NAME`` per bet mode
+(:func:`mode_rows`: its figures per cost × bet and its win law); written to a
 temporary file in the same folder and renamed, so a crash never leaves half a
 workbook.  Exact values travel as ``"n/d"`` text beside the float; integers
 above 2⁵³ (which Excel would round) are written as text.
@@ -22,11 +23,12 @@ from ..laws.mixture import MixedLaw
 from ..laws.provenance import Figure
 from ..model.game import Game
 from ..report.basespin import BASE_SPIN_DEFINITION
+from ..report.modes import ModeFigures, mode_section
 from ..report.par import ParSheet, RoundSheet, Z
 from ..report.text import MAX_WIN_UNBOUNDED, max_win_bounded, shown
 from .server import _frac
 
-__all__ = ["EXCEL_ROWS", "SAFE_INT", "write_par_xlsx"]
+__all__ = ["EXCEL_ROWS", "SAFE_INT", "mode_rows", "write_par_xlsx"]
 
 EXCEL_ROWS = 1_048_576
 SAFE_INT = 2**53 - 1
@@ -262,31 +264,49 @@ def _law_rows(d: WinLaw) -> list[list[object]]:
     return rows
 
 
-def write_par_xlsx(par: RoundSheet, path: str | Path, *, checks: Sequence[Any] | None = None,
-                   profile: str = "gli11") -> Path:
-    """Write the PAR sheet as an Excel workbook, atomically.
+def mode_rows(m: ModeFigures) -> list[list[object]]:
+    """A bet mode's sheet: its figures per cost × bet, its RTP by component, its whole-round win law."""
+    sec = mode_section(m)
+    rows: list[list[object]] = [["figure", "value", "exact", "method"]]
+    rows += [[k, shown(k, f), f.exact_str() or "", f.method] for k, f in sec.figures]
+    rows.append([])
+    rows += [list[object](r) for r in sec.table]
+    rows.append([])
+    rows += [["note", n] for n in sec.notes]
+    law = m.law
+    if law is not None:
+        stake = float(m.stake)
+        rows += [[], ["win (credits)", "win (× cost × bet)", "probability", f"[{law.method}]"]]
+        limit = EXCEL_ROWS - len(rows) - 10
+        values, probs = law.values.tolist(), law.probs.tolist()
+        for i, (v, p) in enumerate(zip(values, probs, strict=True)):
+            if i >= limit:
+                rows.append([f"... {len(values) - limit} more values (Excel's row limit)"])
+                break
+            rows.append([v, v / stake, p])
+    return rows
+
+
+def write_par_xlsx(par: RoundSheet | None, path: str | Path, *, checks: Sequence[Any] | None = None,
+                   profile: str = "gli11", modes: Sequence[ModeFigures] = ()) -> Path:
+    """Write the PAR sheet as an Excel workbook, atomically; with ``modes``, one more sheet per bet mode.
 
     ``checks`` defaults to :func:`mathkit.checks.run_checks` on the sheet's
-    game under ``profile``.
+    game under ``profile``.  ``par=None`` writes the modes' sheets alone (``mathkit par --mode NAME --out``).
     """
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
-    if checks is None:
-        from ..checks import run_checks
-
-        checks = run_checks(par.game, profile, reels=par.reels)
     wb = Workbook()
-    sheets = {
-        "summary": _summary_rows(par),
-        "reels": _reel_rows(par),
-        "paytable": _paytable_rows(par),
-        "features": _feature_rows(par),
-        "distribution": _distribution_rows(par),
-        "base spin": _base_spin_rows(par),
-        "checks": [["check", "passed", "detail", "profile"]]
-        + [[c.name, "PASS" if c.passed else "FAIL", c.detail, profile] for c in checks],
-    }
+    sheets: dict[str, list[list[object]]] = {}
+    if par is not None:
+        if checks is None:
+            from ..checks import run_checks
+
+            checks = run_checks(par.game, profile, reels=par.reels)
+        sheets = _base_sheets(par, checks, profile)
+    for m in modes:
+        sheets[f"mode {m.name}"[:31]] = mode_rows(m)
     first = True
     for title, rows in sheets.items():
         ws = wb.active if first else wb.create_sheet()
@@ -299,3 +319,16 @@ def write_par_xlsx(par: RoundSheet, path: str | Path, *, checks: Sequence[Any] |
         ws.freeze_panes = "A2"
         ws.column_dimensions["A"].width = 30
     return _save_atomic(wb, Path(path))
+
+
+def _base_sheets(par: RoundSheet, checks: Sequence[Any], profile: str) -> dict[str, list[list[object]]]:
+    return {
+        "summary": _summary_rows(par),
+        "reels": _reel_rows(par),
+        "paytable": _paytable_rows(par),
+        "features": _feature_rows(par),
+        "distribution": _distribution_rows(par),
+        "base spin": _base_spin_rows(par),
+        "checks": [["check", "passed", "detail", "profile"]]
+        + [[c.name, "PASS" if c.passed else "FAIL", c.detail, profile] for c in checks],
+    }

@@ -31,7 +31,7 @@ import tomli_w
 from ..errors import GameError
 from ..features import features_to_dict
 from ..model.bounds import MAX_FILE_BYTES
-from ..model.game import Game, PayEntry, Targets
+from ..model.game import Game, Mode, PayEntry, Targets
 from ..model.tuning import tuning_to_dict
 from ..model.validate import validate_game
 from .parse import game_from_dict
@@ -223,6 +223,22 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         out["readings"] = [{"rule": r.rule, "reading": r.reading, "reason": r.reason} for r in game.readings]
     if game.tuning is not None:
         out["tuning"] = tuning_to_dict(game.tuning)
+    if game.modes:
+        out["modes"] = {m.name: _mode_out(m) for m in game.modes}
+    return out
+
+
+def _mode_out(mode: Mode) -> dict[str, Any]:
+    """A bet mode's table (inverse of the parser's ``[modes.NAME]``)."""
+    out: dict[str, Any] = {"cost": _frac_out(mode.cost)}
+    if mode.declared_rtp is not None:
+        out["declared_rtp"] = _frac_out(mode.declared_rtp)
+    if mode.reels:
+        out["reels"] = dict(mode.reels)
+    if mode.buy is not None:
+        out["buy"] = {"feature": mode.buy.feature, "counts": {str(k): w for k, w in mode.buy.counts}}
+    if mode.cap is not None:
+        out["cap"] = _frac_out(mode.cap)
     return out
 
 

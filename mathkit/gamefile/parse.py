@@ -30,7 +30,9 @@ from ..model.game import (
     MULTIPLIER_RULES,
     SCATTER_UNITS,
     Bet,
+    Buy,
     Game,
+    Mode,
     PayEntry,
     Reading,
     ReelSet,
@@ -48,6 +50,7 @@ CORE_KEYS = (
     "name", "description", "pay_mode", "declared_rtp", "default_reels", "bet", "symbols",
     "reels", "paylines", "paytable", "mixed", "ordered", "scatter_pays", "scatter_unit", "scatter_bet",
     "multiplier_rule", "line_symbol", "all_wild_ways", "void_ways_at_wilds", "readings", "targets", "tuning",
+    "modes",
 )
 """Top-level keys of the core format; every feature kind of :data:`mathkit.features.KINDS` is one too."""
 TOP_KEYS = CORE_KEYS + tuple(KINDS)
@@ -405,6 +408,63 @@ def _parse_targets(data: Mapping[str, Any]) -> Targets:
     return Targets(t.rtp, t.rtp_tolerance, sd, hf)
 
 
+MODE_KEYS = ("cost", "declared_rtp", "reels", "buy", "cap")
+
+
+def _parse_buy(spec: Any, where: str) -> Buy:
+    if not isinstance(spec, dict):
+        msg = "expected a table with the feature bought and its entry law"
+        raise GameError(msg, field=where, fix='write buy = { feature = "free_spins", counts = { 3 = 90, 4 = 10 } }')
+    _check_keys(spec, ("feature", "counts"), where)
+    feature = _str(spec.get("feature"), f"{where}.feature")
+    raw = spec.get("counts")
+    if not isinstance(raw, dict) or not raw:
+        msg = "expected a table of trigger count = weight"
+        raise GameError(msg, field=f"{where}.counts",
+                        fix="write e.g. counts = { 3 = 90, 4 = 9, 5 = 1 } (the bought spin shows 3, 4 or 5 triggers)")
+    counts = tuple(sorted((_count_key(k, f"{where}.counts.{k}"),
+                           _int(v, f"{where}.counts.{k}", minimum=0, maximum=MAX_WEIGHT)) for k, v in raw.items()))
+    if not any(w for _, w in counts):
+        msg = "every weight is 0"
+        raise GameError(msg, field=f"{where}.counts", fix="give at least one trigger count a positive weight")
+    return Buy(feature, counts)
+
+
+def _parse_modes(data: Mapping[str, Any]) -> tuple[Mode, ...]:
+    out = []
+    for name, spec in _table(data, "modes", "").items():
+        where = f"modes.{name}"
+        if not isinstance(spec, dict):
+            msg = "expected a table"
+            raise GameError(msg, field=where, fix=f"write [modes.{name}] with cost = ... (× the base bet)")
+        if name == "base":
+            msg = "'base' names the base game itself (cost 1, as the file declares it)"
+            raise GameError(msg, field=where, fix="give the mode another name (ante, buy ...)")
+        _check_keys(spec, MODE_KEYS, where)
+        if "cost" not in spec:
+            msg = "missing field 'cost'"
+            raise GameError(msg, field=f"{where}.cost", fix="write cost = 100 (a round costs 100 × the base bet) or cost = \"5/4\"")
+        cost = _fraction(spec["cost"], f"{where}.cost")
+        if cost <= 0:
+            msg = f"cost {cost} is not positive"
+            raise GameError(msg, field=f"{where}.cost", fix="write the cost in units of the base bet, e.g. 1.25 or 100")
+        declared = None if "declared_rtp" not in spec else _fraction(spec["declared_rtp"], f"{where}.declared_rtp")
+        if declared is not None and not 0 < declared <= 2:
+            msg = f"declared RTP {declared} is not a fraction of the stake"
+            raise GameError(msg, field=f"{where}.declared_rtp", fix="write e.g. 0.96 (96%)")
+        reels_spec = _table(spec, "reels", where)
+        reels = tuple((k, _str(v, f"{where}.reels.{k}")) for k, v in reels_spec.items())
+        buy = None if "buy" not in spec else _parse_buy(spec["buy"], f"{where}.buy")
+        cap = None
+        if "cap" in spec:
+            cap = _fraction(spec["cap"], f"{where}.cap")
+            if cap <= 0:
+                msg = f"cap {cap} is not positive"
+                raise GameError(msg, field=f"{where}.cap", fix="write the most a round pays, × the base bet (e.g. 5000)")
+        out.append(Mode(name, cost, declared, reels, buy, cap))
+    return tuple(out)
+
+
 def game_from_dict(data: Mapping[str, Any]) -> Game:
     """Build and validate a game from parsed TOML data (errors carry no file name)."""
     try:
@@ -459,8 +519,13 @@ def _game_from_dict(data: Mapping[str, Any]) -> Game:
         readings=_parse_readings(data),
         targets=_parse_targets(data),
         tuning=tuning_from_dict(data),
+        modes=_parse_modes(data),
     )
     validate_game(game)
     check_tuning(game)
+    if game.modes:  # imported here: a game without bet modes needs none of their blocks
+        from ..features.modes import check_modes
+
+        check_modes(game)
     return game
 

@@ -30,8 +30,10 @@ __all__ = [
     "MULTIPLIER_RULES",
     "SCATTER_UNITS",
     "Bet",
+    "Buy",
     "Feature",
     "Game",
+    "Mode",
     "PayEntry",
     "Reading",
     "ReelSet",
@@ -484,6 +486,65 @@ class Tuning:
 
 
 @dataclass(frozen=True)
+class Buy:
+    """A bonus buy's forced entry: the feature bought and the law of the trigger count it starts with.
+
+    ``counts`` holds ``(trigger count, weight)`` pairs: a bought round's trigger spin shows exactly that
+    many of the feature's trigger symbol, drawn with these integer weights, and nothing else that pays.
+
+    Examples
+    --------
+    >>> Buy("free_spins", ((3, 9), (4, 1))).probability(4)
+    Fraction(1, 10)
+    """
+
+    feature: str
+    counts: tuple[tuple[int, int], ...]
+
+    def probability(self, count: int) -> Fraction:
+        """P(the bought trigger spin shows ``count`` triggers)."""
+        total = sum(w for _, w in self.counts)
+        return Fraction(sum(w for k, w in self.counts if k == count), total)
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A bet mode (``[modes.NAME]``): what the round costs and what it plays instead of the base game.
+
+    A mode is a Game → Game transform (:func:`mathkit.features.modes.mode_game`) plus its ``cost``: its
+    RTP is the transformed game's expected win over ``cost`` × the base bet.
+
+    Parameters
+    ----------
+    name
+        The mode's name (its table's key).
+    cost
+        What a round costs, in units of the base game's total bet (``"5/4"``: an ante; ``100``: a buy).
+    declared_rtp
+        The RTP the mode advertises (``mathkit check`` compares it).
+    reels
+        ``(reel set, played instead)`` pairs: wherever the game plays the first set, the mode plays the
+        second one's strips, weights and rows (an ante's scatter-rich strips, a buy's free-spin strips).
+    buy
+        The forced feature entry of a bonus buy (:class:`Buy`), ``None`` for a mode that plays the base spin.
+    cap
+        The mode's own cap on a round's win, × the base bet (it replaces the game's ``[cap]``).
+
+    Examples
+    --------
+    >>> Mode("ante", Fraction(5, 4)).cost
+    Fraction(5, 4)
+    """
+
+    name: str
+    cost: Fraction
+    declared_rtp: Fraction | None = None
+    reels: tuple[tuple[str, str], ...] = ()
+    buy: Buy | None = None
+    cap: Fraction | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """A slot game: symbols, reel sets, pays, bet model and features.
 
@@ -524,6 +585,8 @@ class Game:
     """Ways games: ``"void"``: a way made only of wilds pays nothing (the other ways of its entry still pay)."""
     void_ways_at_wilds: int = 0
     """Ways games: when this many wilds or more show in the window, no way pays (0: never)."""
+    modes: tuple[Mode, ...] = ()
+    """The game's bet modes (``[modes.NAME]``: an ante, a bonus buy ...), in the order the file declares them."""
     source: str | None = dataclasses.field(default=None, compare=False, repr=False)
     """The file the game was loaded from (for messages); not part of the game's identity."""
 
@@ -566,6 +629,15 @@ class Game:
         if self.targets.rtp is not None and rs.name == self.default_reels:
             return self.targets.rtp
         return self.declared_for(reels)
+
+    def mode(self, name: str) -> Mode:
+        """The bet mode called ``name``."""
+        for m in self.modes:
+            if m.name == name:
+                return m
+        names = ", ".join(m.name for m in self.modes) or "(the game declares no [modes.NAME])"
+        msg = f"no bet mode {name!r}"
+        raise GameError(msg, field="modes", fix=f"choose one of: {names}")
 
     def feature(self, name: str) -> Feature:
         """The feature called ``name``."""
