@@ -70,12 +70,13 @@ ENTRY_WORD = 62
 
 def prefix_states(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> IntArray:
     """Each prefix sequence's state: its alive-entries bitmask in words of :data:`ENTRY_WORD` entries, then the
-    multiplier of the alive entries and the best dead win (two prefixes of one state pay alike whatever follows).
+    multiplier of the alive entries, the best dead win and whether the prefix holds a symbol that is not a marked
+    wild (the kernel's ``plain``; two prefixes of one state pay alike whatever follows).
 
     Up to :data:`ENTRY_WORD` entries (every shipped game) this is the kernel's table as it is; a larger paytable
     runs the kernel once per word of entries and joins the words: the multiplier of the entries alive is one
     product over the prefix symbols, so any word with an alive entry gives it, and the best dead win is the
-    largest over the words.
+    largest over the words, and ``plain`` (set only while an entry is alive) is set when it is in any word.
 
     Examples
     --------
@@ -83,7 +84,7 @@ def prefix_states(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> IntAr
     >>> from mathkit.spin.tables import pay_tables
     >>> t = pay_tables(load_game("data/games/classic_3reel.toml"))
     >>> alph = np.arange(t.n_ids, dtype=np.int64)[None, :]
-    >>> prefix_states(t, alph, np.array([t.n_ids]), 1).shape == (t.n_ids, 3)
+    >>> prefix_states(t, alph, np.array([t.n_ids]), 1).shape == (t.n_ids, 4)
     True
     """
     n = t.match.shape[0]
@@ -97,15 +98,16 @@ def prefix_states(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> IntAr
     words = [st[:, 0] for st in parts]
     mult = np.max([st[:, 1] for st in parts], axis=0)  # 0 in a word with no entry alive
     best = np.max([st[:, 2] for st in parts], axis=0)
-    return np.column_stack([*words, mult, best]).astype(np.int64)
+    plain = np.max([st[:, 3] for st in parts], axis=0)
+    return np.column_stack([*words, mult, best, plain]).astype(np.int64)
 
 
 def line_classes(t: PayTables, alph: IntArray, alen: IntArray, k: int) -> tuple[IntArray, IntArray, IntArray]:
     """Prefix sequence -> class (0 = dead), dead win per prefix, and the finishing table per class."""
     states = prefix_states(t, alph, alen, k)
-    alive = (states[:, :-2] != 0).any(axis=1)
+    alive = (states[:, :-3] != 0).any(axis=1)
     pclass = np.zeros(len(states), dtype=np.int64)
-    pdead = np.where(alive, 0, states[:, -1])
+    pdead = np.where(alive, 0, states[:, -2])
     if alive.any():
         _uniq, first, inverse = np.unique(states[alive], axis=0, return_index=True, return_inverse=True)
         pclass[alive] = inverse.reshape(-1) + 1
