@@ -36,6 +36,7 @@ from math import comb
 from pathlib import Path
 
 import pytest
+from brute import brute_force
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,7 +51,6 @@ from mathkit.report.modes import mode_figures, mode_table
 from mathkit.round import analyse
 from mathkit.sim.results import Z99
 from mathkit.sim.run import simulate
-from tests.brute import brute_force
 
 TOY = Path("tests/data/modes_toy.toml")
 F = Fraction
