@@ -29,7 +29,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import cast
+from typing import TypeVar, cast
 
 import numpy as np
 
@@ -60,6 +60,7 @@ from ..laws.stage import (
     tail_plus,
     visits,
 )
+from ..model.bounds import check_cost
 from ..model.game import Feature, Game
 from .engine import Engine
 
@@ -358,6 +359,8 @@ def _sum(outcomes: Sequence[Outcome], level: Level) -> Outcome:
     return Outcome(mean, comps, method, m2, dist, top, methods, memo_tail(tail), uncovered=gone)
 
 
+L = TypeVar("L", StageLaw, Outcome)
+
 class _Composer:
     """Solves every stage of one round once, and remembers how the round reaches each."""
 
@@ -369,6 +372,8 @@ class _Composer:
         self.seqs = [b for b in self.blocks.values() if b.role == "sequence" and b.trigger_digits(game)]
         self.laws: dict[Node, StageLaw] = {}
         self.outcomes: dict[Node, Outcome] = {}
+        self._held = 0
+        """Bytes of the win laws :attr:`laws` and :attr:`outcomes` hold (:meth:`_keep`, bounded by the memory limit)."""
         self._active: set[Node] = set()
         self._plays: dict[Hashable, SpinPlay] = {}
         self.base_parts: tuple[tuple[Fraction, Spin, StageLaw], ...] = ()
@@ -396,7 +401,7 @@ class _Composer:
         level = "moments" if self.short(node) else self.level
         if node not in self.laws:
             if node == BASE:
-                self.laws[node] = self.base_law()
+                self.laws[node] = self._keep(self.base_law(), node)
             else:
                 name, entry = node
                 if name not in self.blocks or self.blocks[name].role != "sequence":
@@ -409,10 +414,22 @@ class _Composer:
                                    "of the game")
                             raise ModelError(msg)
                         law = self.blocks[entry.source].drawn_law(self.ctx, entry.key, self.blocks[name], level)
-                        self.laws[node] = law
+                        self.laws[node] = self._keep(law, node)
                     else:
-                        self.laws[node] = self.blocks[name].law(self.ctx, entry, level)
+                        self.laws[node] = self._keep(self.blocks[name].law(self.ctx, entry, level), node)
         return self.laws[node]
+
+    def _keep(self, law: L, node: Node) -> L:
+        """``law`` (a stage's law or an outcome), its distributions counted against ``MATHKIT_MAX_MEMORY``: the round's
+        stages are kept until the round is composed, so their laws add up (a game whose pays spread every law over
+        millions of values is refused by name here, not after taking the machine's memory)."""
+        dists = [b.dist for b in law.branches.values()] if isinstance(law, StageLaw) else [law.dist]
+        self._held += sum(d.values.nbytes + d.probs.nbytes for d in dists if d is not None)
+        check_cost("the round's win distribution (the laws of its stages, kept until the round is composed)",
+                   memory=self._held, field=f"features.{node[0]}" if node != BASE else f"reels.{self.engine.reels}",
+                   fix="lower the largest pays (every law spreads over the wins they make), or let `mathkit par` "
+                       "sample the distribution (the RTP and σ do not need it)")
+        return law
 
     def after(self, key: Exit) -> Outcome:
         """The outcome of the features an exit plays, one after another."""
@@ -463,7 +480,7 @@ class _Composer:
         out = Outcome(mean, comps, method, m2 if self.level != "mean" else None,
                       dists.law() if self.level == "distribution" else None, top, methods,
                       _node_tail(parts), uncovered=_gather(gone))
-        self.outcomes[node] = out
+        self.outcomes[node] = self._keep(out, node)
         return out
 
     def play_spin(self, model: SpinModel, observe: tuple[str, ...], group: Callable[[Mapping[str, int]], Hashable],
