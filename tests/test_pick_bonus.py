@@ -310,3 +310,14 @@ def test_a_law_too_large_is_refused_before_it_starts(monkeypatch: pytest.MonkeyP
         build_par(game)
     with pytest.raises(GameError, match=r"pick_bonus\.picks"):
         loads_game(EXAMPLE.read_text(encoding="utf-8").replace("picks = 3", "picks = 100001"))
+
+
+def test_a_board_too_large_for_the_simulator_is_refused_before_it_is_laid_out() -> None:
+    """Fuzz (issue 30's run, seed 31): a prize weight of 2**53 on a board without replacement built a list of 2**53
+    tiles (5.4 GB, then out of memory) before the simulator's 63-tile limit was checked; the limit comes first."""
+    from mathkit.sim import simulate
+
+    path = Path("data/games/classic/pick_bonus_3reel.toml")
+    game = loads_game(path.read_text().replace("prizes = { 5 = 4,", f"prizes = {{ 5 = {2**53},"), path)
+    with pytest.raises(ModelError, match="at most 63 tiles without replacement, not 9,007,199,254,741,000"):
+        simulate(game, 1000, seed=1)

@@ -303,11 +303,12 @@ class PickBonus(Block):
             draw = Random((Law(tuple(v * u for v, _ in kept), tuple(w for _, w in kept)),))
             pick = Stage("pick", actions=(Pay(draw, unit="credits"), Add("left", Const(-1))), then=more)
             return Sequence(registers=("left",), trigger=trigger, entry=entry, stages=(pick,))
-        tiles = [v * u for v, w in self.prizes for _ in range(w)]
-        if len(tiles) > SIM_TILES:
+        n_tiles = sum(w for _, w in self.prizes)  # counted before the board is laid out (a weight may be 2**53)
+        if n_tiles > SIM_TILES:
             msg = (f"{self.name}: the simulator plays boards of at most {SIM_TILES} tiles without replacement, "
-                   f"not {len(tiles)}")
+                   f"not {n_tiles:,}")
             raise ModelError(msg)
+        tiles = [v * u for v, w in self.prizes for _ in range(w)]
         n = len(tiles)
         draw_tile = Stage("pick", actions=(Set("tile", Random((Law(tuple(range(n)), (1,) * n),))),
                                            Set("bit", Lookup(tuple(1 << i for i in range(n)), Reg("tile")))),
