@@ -79,3 +79,12 @@ def test_bad_game_file_exits_2_without_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "reels.base.strips[0][1]" in proc.stderr and "unknown symbol 'B'" in proc.stderr
+
+
+def test_par_json_with_out_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json --out F`` keeps stdout JSON (a pipeline reads it): what was written, not a line of text."""
+    out = tmp_path / "sheet.json"
+    assert main(["par", "data/games/classic_3reel.toml", "--json", "--out", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"wrote": str(out)} and json.loads(out.read_text())["rtp"] > 0
+    assert main(["par", "data/games/classic_3reel.toml", "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out}\n"

@@ -67,7 +67,7 @@ def _par(args: argparse.Namespace) -> int:
             from ..export.sheet import write_par
 
             write_par(sheet(), args.out, modes())
-            print(f"wrote {args.out}")
+            _wrote(args)
             return 0
         # the printed sheet is cached by the content of what it depends on (mathkit.report.cache)
         settings = {"reels": args.reels, "lines": args.lines, "coins": args.coins, "sessions": args.sessions,
@@ -129,7 +129,7 @@ def _par_mode(args: argparse.Namespace, game: Any) -> int:
         from ..export.sheet import write_mode
 
         write_mode(figures(), args.out)
-        print(f"wrote {args.out}")
+        _wrote(args)
         return 0
     settings = {"mode": args.mode, "reels": args.reels, "lines": args.lines, "coins": args.coins,
                 "sample_rounds": args.sample_rounds, "seed": args.seed, "json": args.json}
@@ -137,6 +137,14 @@ def _par_mode(args: argparse.Namespace, game: Any) -> int:
         text_of(figures(), args.json)
     print(out, end="\n" if args.json else "")
     return 0
+
+
+def _wrote(args: argparse.Namespace) -> None:
+    """What ``par --out FILE`` prints: ``wrote FILE``, or with ``--json`` a JSON object (stdout stays JSON)."""
+    if args.json:
+        print_json({"wrote": str(args.out)})
+    else:
+        print(f"wrote {args.out}")
 
 
 class _Phased:
