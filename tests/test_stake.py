@@ -12,6 +12,7 @@ import pytest
 import zstandard
 from brute import brute_force, brute_window
 
+from mathkit.cli import main
 from mathkit.cli.export import cli
 from mathkit.export.stake import MAX_WEIGHT_SUM, stake_mode, stake_table, table_text, write_stake
 from mathkit.export.stake_verify import payout_md5, stake_problems, verify_stake
@@ -405,3 +406,32 @@ def test_ways_witnesses_show_their_cells(tmp_path: Path) -> None:
                 assert int(np.prod(per)) == win["meta"]["ways"]
                 most = max(most, win["meta"]["ways"])
     assert most >= 2  # reel 1 shows A A on two stops
+
+
+def test_every_bet_mode_gets_its_table_at_its_rtp_by_hand(tmp_path: Path) -> None:
+    """The modes toy (tests/test_modes.py derives it by hand): base 29/27, ante 416/135 at cost 5/4, buy 3/8 at cost 10
+    whose round pays 1, 9 or 5 + 8j (j ~ Binomial(4, 1/8)) base bets, capped at 20 in ``buy_capped``.  Each table's RTP
+    (Σ weight × payout / (100 × cost × Σ weight), read from the CSV here) is the hand figure within 1e-9; the payouts
+    are the hand values × 100; ``index.json`` lists every mode with its cost; ``--mode`` picks some."""
+    import csv as _csv
+    import json as _json
+
+    out = tmp_path / "stake"
+    main(["export", "tests/data/modes_toy.toml", "--stake", str(out)])  # exit 1: the feature rounds have no witness
+    index = _json.loads((out / "index.json").read_text())
+    costs = {m["name"]: m["cost"] for m in index["modes"]}
+    assert costs == {"base": 1.0, "ante": 1.25, "buy": 10.0, "buy_capped": 10.0}
+    hand = {"base": Fraction(29, 27), "ante": Fraction(416, 135), "buy": Fraction(3, 8),
+            "buy_capped": (Fraction(15, 4) - Fraction(563, 16384)) / 10}
+    for name, rtp in hand.items():
+        rows = [(int(w), int(p)) for _, w, p in _csv.reader((out / f"lookUpTable_{name}_0.csv").open())]
+        got = Fraction(sum(w * p for w, p in rows), 100 * sum(w for w, _ in rows)) / Fraction(costs[name])
+        assert abs(got - rtp) < Fraction(1, 10**9), name
+        if name == "buy":
+            assert {p for w, p in rows if w} == {100, 900, *(100 * (5 + 8 * j) for j in range(5))}
+        if name == "buy_capped":
+            assert max(p for w, p in rows if w) == 2000
+    only = tmp_path / "only"
+    main(["export", "tests/data/modes_toy.toml", "--stake", str(only), "--mode", "ante"])
+    assert [m["name"] for m in _json.loads((only / "index.json").read_text())["modes"]] == ["ante"]
+    assert main(["export", "tests/data/modes_toy.toml", "--stake", str(tmp_path / "x"), "--mode", "nope"]) == 2

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..errors import MathkitError, ModelError, located
+from ..errors import MathkitError, ModelError, UsageError, located
 from ..export.diff import diff_games, diff_to_dict, diff_to_text
 from ..export.server import load_any_game, write_server_json
 from ..export.xlsx import write_par_xlsx
@@ -43,6 +43,9 @@ def cli(argv: list[str]) -> int:
     p.add_argument("--stake", type=Path, metavar="DIR",
                    help="write the Stake Engine files (lookUpTable_base_0.csv, books_base.jsonl.zst, index.json) "
                         "from the exact distribution into DIR, checked as the RGS checks them")
+    p.add_argument("--mode", action="append", metavar="NAME", dest="modes",
+                   help="with --stake: export only this bet mode ('base' is the base game); repeat for several "
+                        "(default: the base game and every [modes.NAME])")
     p.add_argument("--witnesses", type=ranged(1, 16, "witnesses: at most 16 per payout"), default=2,
                    help="concrete rounds (table rows) per payout in the Stake books, 1-16 (default 2)")
     p.add_argument("--witness-draws", type=ranged(1, 10**9, "spins: at most 1e9"), default=2_000_000,
@@ -136,8 +139,31 @@ def _stake_text(done: StakeExport) -> None:
               f"dropped mass {s['dropped_mass']:.2e}; witnesses: {s['witnesses']}")
 
 
+def _stake_modes(game: Game, names: list[str], args: argparse.Namespace, seed: int) -> list[Any]:
+    """The Stake tables of the bet modes ``names``: each the whole-round law of the game the mode plays
+    (:func:`mathkit.features.modes.mode_game`), its payouts per base bet, its RTP per cost × bet."""
+    if not names:
+        return []
+    from ..export.stake import stake_mode
+    from ..features.modes import mode_game
+    from ..report.modes import mode_table
+
+    out = []
+    for m in mode_table(game, parallel=True, base=False):
+        if m.name not in names:
+            continue
+        if m.law is None:
+            msg = f"mode {m.name!r}: the round's distribution is not whole (a part is left to the simulator)"
+            raise ModelError(msg, field=f"modes.{m.name}", fix="the Stake table needs the round's whole law")
+        rtp = m.rtp.exact if m.rtp.exact is not None else m.rtp.value
+        out.append(stake_mode(mode_game(game, m.name), m.law, rtp, name=m.name, cost=m.cost,
+                              witnesses=args.witnesses, draws=args.witness_draws, seed=seed))
+    return out
+
+
 def _stake(game: Game, args: argparse.Namespace) -> int:
-    """The Stake files of the game's one mode ("base", cost 1); 1 when a row's book holds no concrete round."""
+    """The Stake files of the base game ("base", cost 1) and its bet modes; 1 when a row's book holds no concrete
+    round."""
     from ..export.stake import stake_mode, write_stake
     from ..round.compose import analyse
 
@@ -148,10 +174,17 @@ def _stake(game: Game, args: argparse.Namespace) -> int:
             msg = f"the round's distribution is not whole: {parts} left to the simulator"
             raise ModelError(msg, field="--stake",
                              fix="the Stake table needs the round's whole law; this game's is sampled in part")
-        # one mode today; bet modes are a loop over (name, cost, law) here
-        modes = [stake_mode(game, a.law, a.rtp(), name="base", cost=1, reels=args.reels, lines=args.lines,
-                            coins=args.coins, witnesses=args.witnesses, draws=args.witness_draws,
-                            seed=args.seed if args.seed is not None else 2026)]
+        seed = args.seed if args.seed is not None else 2026
+        wanted = args.modes or ["base", *(m.name for m in game.modes)]
+        known = ["base", *(m.name for m in game.modes)]
+        if unknown := [n for n in wanted if n not in known]:
+            msg = f"no bet mode {unknown[0]!r}: the game has {', '.join(known)}"
+            raise UsageError(msg, field="--mode", fix=f"choose one of {', '.join(known)}")
+        modes = []
+        if "base" in wanted:
+            modes.append(stake_mode(game, a.law, a.rtp(), name="base", cost=1, reels=args.reels, lines=args.lines,
+                                    coins=args.coins, witnesses=args.witnesses, draws=args.witness_draws, seed=seed))
+        modes += _stake_modes(game, [n for n in wanted if n != "base"], args, seed)
         done = write_stake(game, args.stake, modes, overwrite=args.force)
     if args.json and args.diff is None:
         print_json(done.summary())

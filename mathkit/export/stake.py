@@ -29,8 +29,8 @@ several stop combinations split into rows of one witness each (``witnesses`` per
 so the payout's weight is unchanged).  A feature round's witnesses are not drawn yet: its books say
 ``"witnessed": false`` and :attr:`StakeExport.unwitnessed` counts them.
 
-The code handles one bet mode ("base", cost 1); more modes are a loop over (name, cost, law) in
-:func:`write_stake` (:func:`stake_mode` per mode).
+``mathkit export --stake`` writes the base game (``"base"``, cost 1) and each bet mode
+(:func:`mathkit.report.modes.mode_table`), one :func:`stake_mode` each.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class StakeTable:
     precision: str
 
 
-def stake_table(law: WinLaw, *, cost: int = 1) -> StakeTable:
+def stake_table(law: WinLaw, *, cost: int | Fraction = 1) -> StakeTable:
     """The lookup table of ``law`` (credits, ``law.unit`` credits a base bet) for a mode costing ``cost`` base bets.
 
     Examples
@@ -176,7 +176,7 @@ class StakeMode:
     """One bet mode ready to write: rows (id from 1, weight, payout) and their books."""
 
     name: str
-    cost: int
+    cost: int | Fraction
     table: StakeTable
     exact_rtp: Fraction | float
     rows: tuple[tuple[int, int, int], ...]
@@ -204,7 +204,7 @@ def _book(row_id: int, payout: int, events: Sequence[dict[str, Any]]) -> dict[st
     return {"id": row_id, "payoutMultiplier": payout, "events": list(events)}
 
 
-def stake_mode(game: Game, law: WinLaw, exact_rtp: Fraction | float, *, name: str = "base", cost: int = 1,
+def stake_mode(game: Game, law: WinLaw, exact_rtp: Fraction | float, *, name: str = "base", cost: int | Fraction = 1,
                reels: str | None = None, lines: int | None = None, coins: int | None = None, witnesses: int = 2,
                seed: int = 1, draws: int = 2_000_000) -> StakeMode:
     """One mode's table and books from the round's law ``law`` (refused when it misses a condition of the RGS).

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -104,7 +105,7 @@ class BaseWitnesses:
     """Witnesses of a base spin's wins (see the module); :meth:`for_game` builds it."""
 
     def __init__(self, game: Game, reels: str | None, tables: PayTables, law: WinLaw, want: int, seed: int,
-                 draws: int, cost: int) -> None:
+                 draws: int, cost: int | Fraction) -> None:
         self.game = game
         self.rs = game.reel_set(reels)
         self.t = tables
@@ -127,7 +128,7 @@ class BaseWitnesses:
 
     @classmethod
     def for_game(cls, game: Game, *, reels: str | None, lines: int | None, coins: int | None, law: WinLaw,
-                 seed: int, draws: int, want: int, cost: int = 1) -> BaseWitnesses:
+                 seed: int, draws: int, want: int, cost: int | Fraction = 1) -> BaseWitnesses:
         """The witnesses of ``game``'s base spin, whose exact law is ``law`` (a game without features)."""
         if game.features:
             msg = f"{game.name} has features: its rounds are more than a base spin"
