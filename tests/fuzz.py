@@ -82,11 +82,21 @@ def _analyse(fam: Family, game: Any, index: int) -> list[Any]:
     from mathkit.report.par import build_sheet
 
     if fam.level == "sheet":
-        return [build_sheet(game, parallel=False)]
+        return [build_sheet(game, parallel=False), *_mode_sheets(game)]
     sheets = [build_sheet(game, parallel=False, deepest="mean")]
     if index % SHEET_EVERY == SHEET_EVERY - 1:
         sheets.append(build_sheet(game, parallel=False))
     return sheets
+
+
+def _mode_sheets(game: Any) -> list[Any]:
+    """The sheet of the game each bet mode plays (``[modes.NAME]``: its reels, its bought entry, its cap), checked
+    like the base game's: the modes' own invariants, JSON and simulation."""
+    if not getattr(game, "modes", ()):
+        return []
+    from mathkit.report.modes import mode_table
+
+    return [m.sheet for m in mode_table(game, base=False)]
 
 
 def _accepted(fam: Family, seed: int, index: int, data: bytes, game: Any, out: dict[str, Any]) -> None:

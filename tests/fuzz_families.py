@@ -59,6 +59,8 @@ FAMILIES = (
     Family("heights", {"heights_3to7": 2, "small_heights": 1}, timeout=40.0),
     Family("hold_respin", {"hold_respin_5x3": 2, "small_hold": 1}, timeout=40.0),
     Family("three_scatter", {"three_scatter_5x3": 1}, timeout=40.0),
+    # issue 32's bet modes: an ante (a reel swap, a cost) and a buy (a forced entry law, a cap); every mode's sheet
+    Family("modes", {"modes_5x3": 1}, sample=2, timeout=60.0),
 )
 """Every family, one a line (bases, ``make fuzz`` mutants, ``make test`` sample, how deep)."""
 
